@@ -1,0 +1,73 @@
+/**
+ * Stable error kinds the chat layer maps to messages. `outcome_unknown` is only ever produced for
+ * non-idempotent calls (POST) whose request may have reached the provider: repeating it could, for
+ * example, register a domain twice, so the user must check before retrying.
+ */
+export type HostingErrorKind =
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'upstream'
+  | 'bad_response'
+  | 'timeout'
+  | 'network'
+  | 'outcome_unknown';
+
+/** What is safe to show about the request: never the query string (it can carry a password). */
+export interface RedactedRequest {
+  method: string;
+  pathTemplate: string;
+}
+
+export interface HostingApiErrorDetails {
+  kind: HostingErrorKind;
+  operation: string;
+  request: RedactedRequest;
+  correlationId: string;
+  status?: number | undefined;
+  retryAfterMs?: number | undefined;
+  /** Short, secret-free excerpt of an unusable body. */
+  snippet?: string | undefined;
+  attempts: number;
+  cause?: unknown;
+}
+
+export class HostingApiError extends Error {
+  override readonly name = 'HostingApiError';
+  readonly kind: HostingErrorKind;
+  readonly operation: string;
+  readonly request: RedactedRequest;
+  readonly correlationId: string;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly snippet: string | undefined;
+  readonly attempts: number;
+
+  constructor(message: string, details: HostingApiErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.operation = details.operation;
+    this.request = details.request;
+    this.correlationId = details.correlationId;
+    this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
+    this.snippet = details.snippet;
+    this.attempts = details.attempts;
+  }
+
+  /** Log-friendly shape: no cause chain (undici causes can embed the full URL). */
+  toJSON() {
+    return {
+      name: this.name,
+      kind: this.kind,
+      message: this.message,
+      operation: this.operation,
+      request: this.request,
+      status: this.status,
+      correlationId: this.correlationId,
+      retryAfterMs: this.retryAfterMs,
+      snippet: this.snippet,
+      attempts: this.attempts,
+    };
+  }
+}

@@ -1,0 +1,568 @@
+import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
+import type { DateTime } from 'luxon';
+import type { Logger } from 'pino';
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import { newCorrelationId } from '../correlationId.js';
+import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
+import {
+  acknowledgementSchema,
+  domainInfoSchema,
+  musicBotUserSchema,
+  serverLogSchema,
+} from './responseSchemas.js';
+
+export interface HostingClientOptions {
+  /** `{base_url}` of the spec; may carry a path prefix. */
+  baseUrl: string;
+  token: string;
+  /** Upper bound for one operation, retries included. */
+  timeoutMs: number;
+  /** Zone of the API's `DD.MM.YYYY HH:MM:SS` timestamps. */
+  timeZone: string;
+  logger: Logger;
+  /** Cap on connections (and so requests) in flight to the provider. */
+  maxConnections?: number;
+  connectTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Told about every attempt; the metrics module listens here. */
+  onAttempt?: (event: AttemptEvent) => void;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface AttemptEvent {
+  operation: string;
+  /** HTTP status, or the error kind when no response arrived. */
+  outcome: number | HostingErrorKind;
+  durationMs: number;
+  attempt: number;
+  willRetry: boolean;
+}
+
+export interface CallOptions {
+  /** Ties the API log lines to the chat command that caused them. */
+  correlationId?: string;
+}
+
+export interface ServerLogEntry {
+  type: string;
+  status: string;
+  start: Date | null;
+  end: Date | null;
+}
+
+export interface DomainInfo {
+  /** Calendar date of expiry, at the start of that day in the API's zone; null when the API sends none. */
+  expiryDate: DateTime | null;
+  active: boolean;
+  expired: boolean;
+  transferredAway: boolean;
+}
+
+export interface MusicBotUser {
+  id: number;
+  username: string;
+  email: string;
+  storage: number;
+  bots: number;
+}
+
+export interface SetReverseDnsInput {
+  serverId: number;
+  ip: string;
+  hostname: string;
+  validate: boolean;
+}
+
+export interface CreateMusicBotUserInput {
+  username: string;
+  password: string;
+  email: string;
+  storage: number;
+  bots: number;
+}
+
+export interface BindPanelLicenseInput {
+  license: string;
+  ip: string;
+}
+
+export interface CreateDomainInput {
+  domain: string;
+  ownerC: string;
+  adminC: string;
+  techC: string;
+  zoneC: string;
+  ns1: string;
+  ns2: string;
+}
+
+export interface SubmitDnsRecordsInput {
+  domain: string;
+  /** Already encoded by encodeDnsRecords: the spec only says "a records array carried in a single string". */
+  records: string;
+}
+
+type Method = 'GET' | 'PUT' | 'POST';
+
+interface Operation<T> {
+  name: string;
+  method: Method;
+  pathTemplate: string;
+  path: string;
+  query?: Record<string, string>;
+  parse: (body: unknown) => z.ZodSafeParseResult<T>;
+  /** Changing operations answer `{}` in the spec; an empty 2xx body is accepted there, not for reads. */
+  emptyBodyOk?: boolean;
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const SNIPPET_LENGTH = 160;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+// A POST answered by a gateway with these may still have been carried out behind it.
+const AMBIGUOUS_POST_STATUS = new Set([502, 504]);
+// Errors raised before a single byte of the request left: the provider never saw it.
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 4000 };
+
+/**
+ * The hosting management API, one method per operation. Knows nothing about Discord: it returns
+ * typed data or throws HostingApiError.
+ */
+export class HostingClient {
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #authorization: string;
+  readonly #token: string;
+  readonly #timeoutMs: number;
+  readonly #timeZone: string;
+  readonly #logger: Logger;
+  readonly #retry: RetryPolicy;
+  readonly #onAttempt: ((event: AttemptEvent) => void) | undefined;
+  readonly #schemas: {
+    serverLog: ReturnType<typeof serverLogSchema>;
+    domainInfo: ReturnType<typeof domainInfoSchema>;
+  };
+
+  constructor(options: HostingClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#token = options.token;
+    this.#authorization = `Bearer ${options.token}`;
+    this.#timeoutMs = options.timeoutMs;
+    this.#timeZone = options.timeZone;
+    this.#logger = options.logger;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#onAttempt = options.onAttempt;
+    this.#schemas = {
+      serverLog: serverLogSchema(this.#timeZone),
+      domainInfo: domainInfoSchema(this.#timeZone),
+    };
+    this.#pool = new Pool(url.origin, {
+      connections: options.maxConnections ?? 10,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 5_000) },
+    });
+  }
+
+  async getServerLog(serverId: number, options?: CallOptions): Promise<ServerLogEntry> {
+    const raw = await this.#call(
+      {
+        name: 'serverLog',
+        method: 'GET',
+        pathTemplate: '/server/logs/{serverid}',
+        path: `/server/logs/${encodeURIComponent(String(serverId))}`,
+        parse: (body) => this.#schemas.serverLog.safeParse(body),
+      },
+      options,
+    );
+    return { type: raw.type, status: raw.status, start: raw.starttime, end: raw.endtime };
+  }
+
+  async setReverseDns(input: SetReverseDnsInput, options?: CallOptions): Promise<void> {
+    await this.#call(
+      {
+        name: 'setReverseDns',
+        method: 'PUT',
+        pathTemplate: '/server/set/network/ipv4/rdns',
+        path: '/server/set/network/ipv4/rdns',
+        query: {
+          serverid: String(input.serverId),
+          ip: input.ip,
+          rdns: input.hostname,
+          validate: String(input.validate),
+        },
+        parse: (body) => acknowledgementSchema.safeParse(body),
+        emptyBodyOk: true,
+      },
+      options,
+    );
+  }
+
+  async getDomainInfo(domain: string, options?: CallOptions): Promise<DomainInfo> {
+    const raw = await this.#call(
+      {
+        name: 'domainInfo',
+        method: 'GET',
+        pathTemplate: '/domain/info/{domain}',
+        path: `/domain/info/${encodeURIComponent(domain)}`,
+        parse: (body) => this.#schemas.domainInfo.safeParse(body),
+      },
+      options,
+    );
+    return {
+      expiryDate: raw.expirydate,
+      active: raw.active,
+      expired: raw.expired,
+      transferredAway: raw.transferredAway,
+    };
+  }
+
+  createMusicBotUser(input: CreateMusicBotUserInput, options?: CallOptions): Promise<MusicBotUser> {
+    return this.#call(
+      {
+        name: 'createMusicBotUser',
+        method: 'POST',
+        pathTemplate: '/musikbot/user',
+        path: '/musikbot/user',
+        query: {
+          username: input.username,
+          password: input.password,
+          email: input.email,
+          storage: String(input.storage),
+          bots: String(input.bots),
+        },
+        parse: (body) => musicBotUserSchema.safeParse(body),
+      },
+      options,
+    );
+  }
+
+  async bindPanelLicense(input: BindPanelLicenseInput, options?: CallOptions): Promise<void> {
+    await this.#call(
+      {
+        name: 'bindPanelLicense',
+        method: 'POST',
+        pathTemplate: '/panel/license/binding',
+        path: '/panel/license/binding',
+        query: { license: input.license, ip_address: input.ip },
+        parse: (body) => acknowledgementSchema.safeParse(body),
+        emptyBodyOk: true,
+      },
+      options,
+    );
+  }
+
+  async createDomain(input: CreateDomainInput, options?: CallOptions): Promise<void> {
+    await this.#call(
+      {
+        name: 'createDomain',
+        method: 'POST',
+        pathTemplate: '/domain/create',
+        path: '/domain/create',
+        query: {
+          domain: input.domain,
+          ownerC: input.ownerC,
+          adminC: input.adminC,
+          techC: input.techC,
+          zoneC: input.zoneC,
+          ns1: input.ns1,
+          ns2: input.ns2,
+        },
+        parse: (body) => acknowledgementSchema.safeParse(body),
+        emptyBodyOk: true,
+      },
+      options,
+    );
+  }
+
+  async submitDnsRecords(input: SubmitDnsRecordsInput, options?: CallOptions): Promise<void> {
+    await this.#call(
+      {
+        name: 'submitDnsRecords',
+        method: 'POST',
+        pathTemplate: '/domain/dns',
+        path: '/domain/dns',
+        query: { domain: input.domain, records: input.records },
+        parse: (body) => acknowledgementSchema.safeParse(body),
+        emptyBodyOk: true,
+      },
+      options,
+    );
+  }
+
+  /** Waits for requests in flight, then closes the connections. */
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
+    const correlationId = options?.correlationId ?? newCorrelationId();
+    const deadline = performance.now() + this.#timeoutMs;
+    // Only reads and the idempotent PUT may be repeated; a repeated POST could act twice.
+    const maxAttempts = op.method === 'POST' ? 1 : this.#retry.maxAttempts;
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.#attempt(op, correlationId, attempt, deadline);
+      if (result.ok) return result.value;
+      const { error } = result;
+      const delayMs = this.#retryDelay(attempt, error.retryAfterMs);
+      const willRetry =
+        result.retryable && attempt < maxAttempts && performance.now() + delayMs < deadline - 50;
+      this.#logger.warn(
+        {
+          op: op.name,
+          path: op.pathTemplate,
+          kind: error.kind,
+          status: error.status,
+          cid: correlationId,
+          attempt,
+          willRetry,
+        },
+        'hosting api call failed',
+      );
+      if (!willRetry) throw error;
+      await sleep(delayMs);
+    }
+  }
+
+  async #attempt<T>(
+    op: Operation<T>,
+    correlationId: string,
+    attempt: number,
+    deadline: number,
+  ): Promise<Attempt<T>> {
+    const request: RedactedRequest = { method: op.method, pathTemplate: op.pathTemplate };
+    const fail = (
+      kind: HostingErrorKind,
+      message: string,
+      extra: Partial<HostingApiError> & { cause?: unknown } = {},
+    ) =>
+      new HostingApiError(message, {
+        kind,
+        operation: op.name,
+        request,
+        correlationId,
+        attempts: attempt,
+        ...extra,
+      });
+    const started = performance.now();
+    const remaining = Math.max(1, Math.round(deadline - started));
+    const report = (outcome: number | HostingErrorKind, willRetry: boolean) => {
+      const durationMs = performance.now() - started;
+      this.#onAttempt?.({ operation: op.name, outcome, durationMs, attempt, willRetry });
+      return durationMs;
+    };
+
+    let status: number;
+    let text: string;
+    let retryAfterMs: number | undefined;
+    try {
+      const response = await this.#pool.request({
+        method: op.method,
+        path: this.#prefix + op.path + encodeQuery(op.query),
+        headers: { authorization: this.#authorization, accept: 'application/json' },
+        signal: AbortSignal.timeout(remaining),
+        headersTimeout: remaining,
+        bodyTimeout: remaining,
+      });
+      status = response.statusCode;
+      retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      text = await readCapped(response.body, MAX_BODY_BYTES);
+      // undici marks the connection free in a microtask after the body ends; yielding once lets the
+      // next sequential call reuse it instead of opening a second socket.
+      await setImmediatePromise();
+    } catch (cause) {
+      const { kind, message } = classifyTransportError(cause, op.method, this.#timeoutMs);
+      const retryable = op.method !== 'POST' && kind !== 'bad_response';
+      report(kind, retryable);
+      return { ok: false, retryable, error: fail(kind, message, { cause }) };
+    }
+
+    const durationMs = report(status, false);
+    this.#logger.info(
+      {
+        op: op.name,
+        method: op.method,
+        path: op.pathTemplate,
+        status,
+        ms: Math.round(durationMs),
+        cid: correlationId,
+        attempt,
+      },
+      'hosting api call',
+    );
+
+    const snippet = () => this.#snippet(text, op.query);
+    if (status < 200 || status >= 300) {
+      const base = { status, retryAfterMs, snippet: snippet() };
+      if (status === 401 || status === 403) {
+        return {
+          ok: false,
+          retryable: false,
+          error: fail('unauthorized', `provider rejected the API token (${status})`, base),
+        };
+      }
+      if (status === 404)
+        return {
+          ok: false,
+          retryable: false,
+          error: fail('not_found', 'provider answered 404 not found', base),
+        };
+      if (status === 429) {
+        return {
+          ok: false,
+          retryable: true,
+          error: fail('rate_limited', 'provider rate limit reached (429)', base),
+        };
+      }
+      if (op.method === 'POST' && AMBIGUOUS_POST_STATUS.has(status)) {
+        return {
+          ok: false,
+          retryable: false,
+          error: fail(
+            'outcome_unknown',
+            `provider gateway answered ${status}; the change may or may not have been applied`,
+            base,
+          ),
+        };
+      }
+      return {
+        ok: false,
+        retryable: RETRYABLE_STATUS.has(status),
+        error: fail('upstream', `provider error (${status})`, base),
+      };
+    }
+
+    let body: unknown;
+    if (text.trim() === '') {
+      if (!op.emptyBodyOk) {
+        return {
+          ok: false,
+          retryable: false,
+          error: fail('bad_response', `empty ${status} body`, { status, snippet: '' }),
+        };
+      }
+      body = {};
+    } else {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return {
+          ok: false,
+          retryable: false,
+          error: fail('bad_response', 'provider answered with something that is not JSON', {
+            status,
+            snippet: snippet(),
+          }),
+        };
+      }
+    }
+    const parsed = op.parse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+        .join('; ');
+      return {
+        ok: false,
+        retryable: false,
+        error: fail('bad_response', `unexpected response shape: ${issues}`.slice(0, 300), {
+          status,
+          snippet: snippet(),
+        }),
+      };
+    }
+    return { ok: true, value: parsed.data };
+  }
+
+  #retryDelay(attempt: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return retryAfterMs;
+    const ceiling = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
+    // Jitter keeps a burst of failed calls from coming back in lock-step.
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
+  #snippet(text: string, query: Record<string, string> | undefined): string {
+    let out = text.replace(/\s+/g, ' ').trim();
+    const secrets = [this.#token, query?.password].filter(
+      (s): s is string => typeof s === 'string' && s.length > 0,
+    );
+    for (const secret of secrets) out = out.split(secret).join('[REDACTED]');
+    return out.length > SNIPPET_LENGTH ? `${out.slice(0, SNIPPET_LENGTH)}…` : out;
+  }
+}
+
+/** `encodeURIComponent` semantics so every value reaches the server exactly as given (space → %20, + → %2B). */
+export function encodeQuery(query: Record<string, string> | undefined): string {
+  if (!query) return '';
+  const parts = Object.entries(query).map(
+    ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+  );
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function classifyTransportError(
+  cause: unknown,
+  method: Method,
+  timeoutMs: number,
+): { kind: HostingErrorKind; message: string } {
+  const code = (cause as { code?: unknown })?.code;
+  const name = (cause as { name?: unknown })?.name;
+  if (code === 'BODY_TOO_LARGE') return { kind: 'bad_response', message: 'provider answer too large' };
+  if (typeof code === 'string' && NOT_SENT_CODES.has(code)) {
+    return { kind: 'network', message: `cannot reach the provider (${code})` };
+  }
+  const timedOut =
+    name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  const seconds = Math.round(timeoutMs / 1000);
+  if (method === 'POST') {
+    return {
+      kind: 'outcome_unknown',
+      message: timedOut
+        ? `no answer within ${seconds} s; the change may or may not have been applied`
+        : 'connection lost before the provider answered; the change may or may not have been applied',
+    };
+  }
+  if (timedOut) return { kind: 'timeout', message: `no answer from the provider within ${seconds} s` };
+  return {
+    kind: 'network',
+    message: `connection to the provider failed${typeof code === 'string' ? ` (${code})` : ''}`,
+  };
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, limit: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw Object.assign(new Error('response body too large'), { code: 'BODY_TOO_LARGE' });
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,46 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { sourceEntryArgs } from '../support/runSource.js';
+
+const run = promisify(execFile);
+
+async function start(env: Record<string, string>) {
+  // An empty working directory, so no developer .env leaks into the test.
+  const cwd = mkdtempSync(join(tmpdir(), 'hostops-config-'));
+  try {
+    await run(process.execPath, sourceEntryArgs('src/index.ts'), {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 15_000,
+    });
+    throw new Error('expected a non-zero exit');
+  } catch (error) {
+    return error as { code: number; stdout: string; stderr: string };
+  }
+}
+
+describe('invalid configuration at start-up', () => {
+  it('exits non-zero, one line per problem naming the variable, no stack trace, no secret', async () => {
+    const result = await start({
+      HOSTING_API_URL: 'ftp://files.example.com',
+      HOSTING_API_TOKEN: 'super-secret-token-value',
+      HOSTING_API_TIMEOUT_MS: 'fast',
+    });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('HOSTING_API_URL: must be an http:// or https:// URL');
+    expect(result.stderr).toContain('HOSTING_API_TIMEOUT_MS: must be a whole number');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr + result.stdout).not.toContain('super-secret-token-value');
+  });
+
+  it('names missing required variables', async () => {
+    const result = await start({});
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('HOSTING_API_URL: is required');
+    expect(result.stderr).toContain('HOSTING_API_TOKEN: is required');
+  });
+});
