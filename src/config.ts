@@ -17,21 +17,76 @@ const integer = (min: number, max: number) =>
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
+const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17–20 digits)');
+
+const snowflakeList = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(
+    z.array(
+      z.string().regex(/^\d{17,20}$/, 'must be a comma-separated list of Discord ids (17–20 digits each)'),
+    ),
+  );
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 const timeZone = z
   .string()
   .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone such as Europe/Berlin');
 
+/** The Discord variables on their own: the command-registration script needs nothing else. */
+export const discordShape = {
+  DISCORD_TOKEN: required(z.string()),
+  DISCORD_APPLICATION_ID: optional(snowflake),
+  DISCORD_GUILD_ID: optional(snowflake),
+  DISCORD_API_URL: optional(httpUrl).default('https://discord.com/api'),
+  LOG_LEVEL: optional(logLevel).default('info'),
+};
+
+const discordOf = (env: z.output<z.ZodObject<typeof discordShape>>) => ({
+  token: env.DISCORD_TOKEN,
+  applicationId: env.DISCORD_APPLICATION_ID,
+  guildId: env.DISCORD_GUILD_ID,
+  apiUrl: env.DISCORD_API_URL.replace(/\/+$/, ''),
+});
+
+export const deployConfigSchema = z
+  .object(discordShape)
+  .transform((env) => ({ discord: discordOf(env), logLevel: env.LOG_LEVEL }));
+
 export const configSchema = z
   .object({
+    ...discordShape,
+    VIEWER_ROLE_IDS: optional(snowflakeList).default([]),
+    OPERATOR_ROLE_IDS: optional(snowflakeList).default([]),
+    ADMIN_ROLE_IDS: optional(snowflakeList).default([]),
+    OPS_CHANNEL_IDS: optional(snowflakeList).default([]),
+    DEFAULT_OWNER_C: optional(z.string()),
+    DEFAULT_ADMIN_C: optional(z.string()),
+    DEFAULT_TECH_C: optional(z.string()),
+    DEFAULT_ZONE_C: optional(z.string()),
+    // Discord interaction tokens live 15 minutes; the prompt must be editable until it expires.
+    CONFIRM_TIMEOUT_S: optional(integer(10, 840)).default(120),
     HOSTING_API_URL: required(httpUrl),
     HOSTING_API_TOKEN: required(z.string()),
     HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
     HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
-    LOG_LEVEL: optional(logLevel).default('info'),
   })
   .transform((env) => ({
+    discord: discordOf(env),
+    access: {
+      viewerRoleIds: env.VIEWER_ROLE_IDS,
+      operatorRoleIds: env.OPERATOR_ROLE_IDS,
+      adminRoleIds: env.ADMIN_ROLE_IDS,
+      channelIds: env.OPS_CHANNEL_IDS,
+    },
+    contactDefaults: {
+      owner: env.DEFAULT_OWNER_C,
+      admin: env.DEFAULT_ADMIN_C,
+      tech: env.DEFAULT_TECH_C,
+      zone: env.DEFAULT_ZONE_C,
+    },
+    confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
     hosting: {
       baseUrl: env.HOSTING_API_URL,
       token: env.HOSTING_API_TOKEN,
@@ -42,6 +97,9 @@ export const configSchema = z
   }));
 
 export type Config = z.output<typeof configSchema>;
+export type DeployConfig = z.output<typeof deployConfigSchema>;
+export type AccessConfig = Config['access'];
+export type ContactDefaults = Config['contactDefaults'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -51,16 +109,25 @@ export class ConfigError extends Error {
 }
 
 /** Parses an environment; throws ConfigError with one line per problem, never echoing a value. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = configSchema.safeParse(env);
+export function parseConfig(env: Record<string, string | undefined>): Config;
+export function parseConfig<S extends z.ZodType>(
+  env: Record<string, string | undefined>,
+  schema: S,
+): z.output<S>;
+export function parseConfig(
+  env: Record<string, string | undefined>,
+  schema: z.ZodType = configSchema,
+): unknown {
+  const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
-    const variable = issue.path.join('.') || 'environment';
+    const variable = String(issue.path[0] ?? 'environment');
     const message =
       issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
     return `${variable}: ${message}`;
   });
-  throw new ConfigError(problems);
+  // A list variable can fail on several items; one line per variable is enough.
+  throw new ConfigError([...new Set(problems)]);
 }
 
 /**
@@ -68,10 +135,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
  * already set in the environment win, as with docker `--env-file` plus explicit `-e`.
  * Exits the process (code 78, EX_CONFIG) on invalid configuration: nothing else has started yet.
  */
-export function loadConfig(path = '.env'): Config {
-  if (existsSync(path)) process.loadEnvFile(path);
+export function loadConfig(): Config;
+export function loadConfig<S extends z.ZodType>(schema: S): z.output<S>;
+export function loadConfig(schema: z.ZodType = configSchema): unknown {
+  if (existsSync('.env')) process.loadEnvFile('.env');
   try {
-    return parseConfig(process.env);
+    return parseConfig(process.env, schema);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(

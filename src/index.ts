@@ -1,15 +1,17 @@
 import { loadConfig } from './config.js';
-import { HostingClient } from './hosting/HostingClient.js';
 import { createLogger } from './logger.js';
+import { startBot } from './startBot.js';
 
 const config = loadConfig();
-const { logger } = createLogger({ level: config.logLevel, secrets: [config.hosting.token] });
-const hosting = new HostingClient({ ...config.hosting, logger });
-
-logger.info({ timeZone: config.hosting.timeZone }, 'hosting client configured');
+const { logger, secrets } = createLogger({
+  level: config.logLevel,
+  secrets: [config.hosting.token, config.discord.token],
+});
+const bot = startBot({ config, logger, secrets });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    void hosting.close().finally(() => process.exit(0));
+    logger.info({ signal }, 'shutting down');
+    void bot.stop(8_000).finally(() => process.exit(0));
   });
 }

@@ -46,7 +46,23 @@ export function createLogger({ level, secrets = [], destination }: LoggerSetup):
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: (line) => registry.scrub(line) },
     timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: serializeError },
   };
   const logger = destination ? pino(options, destination) : pino(options);
   return { logger, secrets: registry };
+}
+
+/**
+ * discord.js REST errors carry the request body (which can hold a password we just showed the user)
+ * and a URL with the interaction token; keep neither.
+ */
+function serializeError(error: unknown) {
+  const serialized = pino.stdSerializers.err(error as Error) as Record<string, unknown> | undefined;
+  if (serialized && typeof serialized === 'object') {
+    delete serialized.requestBody;
+    delete serialized.rawError;
+    if (typeof serialized.url === 'string')
+      serialized.url = serialized.url.replace(/\/[\w-]{20,}/g, '/[REDACTED]');
+  }
+  return serialized;
 }

@@ -28,6 +28,7 @@ describe('invalid configuration at start-up', () => {
     const result = await start({
       HOSTING_API_URL: 'ftp://files.example.com',
       HOSTING_API_TOKEN: 'super-secret-token-value',
+      DISCORD_TOKEN: 'another-secret-discord-token',
       HOSTING_API_TIMEOUT_MS: 'fast',
     });
     expect(result.code).toBe(78);
@@ -35,6 +36,7 @@ describe('invalid configuration at start-up', () => {
     expect(result.stderr).toContain('HOSTING_API_TIMEOUT_MS: must be a whole number');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stderr + result.stdout).not.toContain('super-secret-token-value');
+    expect(result.stderr + result.stdout).not.toContain('another-secret-discord-token');
   });
 
   it('names missing required variables', async () => {
@@ -42,5 +44,6 @@ describe('invalid configuration at start-up', () => {
     expect(result.code).toBe(78);
     expect(result.stderr).toContain('HOSTING_API_URL: is required');
     expect(result.stderr).toContain('HOSTING_API_TOKEN: is required');
+    expect(result.stderr).toContain('DISCORD_TOKEN: is required');
   });
 });

@@ -1,0 +1,341 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  inlineCode,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  userMention,
+} from 'discord.js';
+import { DateTime } from 'luxon';
+import pLimit from 'p-limit';
+import type { ChangeRequest, CommandContext, CommandModule } from '../src/discord/CommandModule.js';
+import { read } from '../src/discord/CommandModule.js';
+import { describeError } from '../src/discord/describeError.js';
+import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
+import { Colour } from '../src/discord/render/colours.js';
+import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
+import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
+import { InvalidOptionError } from '../src/discord/UserError.js';
+import { type DnsRecord, encodeDnsRecords, parseDnsRecords } from '../src/validation/parseDnsRecords.js';
+import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
+import { parseDomainList } from '../src/validation/parseDomainList.js';
+import { parseHostname } from '../src/validation/parseHostname.js';
+import { parseIdentifier } from '../src/validation/parseIdentifier.js';
+
+/** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
+export const EXPIRY_CONCURRENCY = 8;
+const MAX_BULK_DOMAINS = 50;
+
+const CONTACTS = [
+  {
+    option: 'owner',
+    apiName: 'ownerC',
+    defaultKey: 'owner',
+    variable: 'DEFAULT_OWNER_C',
+    label: 'Owner contact',
+  },
+  {
+    option: 'admin',
+    apiName: 'adminC',
+    defaultKey: 'admin',
+    variable: 'DEFAULT_ADMIN_C',
+    label: 'Admin contact',
+  },
+  { option: 'tech', apiName: 'techC', defaultKey: 'tech', variable: 'DEFAULT_TECH_C', label: 'Tech contact' },
+  { option: 'zone', apiName: 'zoneC', defaultKey: 'zone', variable: 'DEFAULT_ZONE_C', label: 'Zone contact' },
+] as const;
+
+const domainOption = (description: string) =>
+  ({
+    type: ApplicationCommandOptionType.String,
+    name: 'domain',
+    description,
+    required: true,
+    max_length: 253,
+  }) as const;
+
+export const definition = {
+  name: 'domain',
+  description: 'Domain status, expiry, registration and DNS records',
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'info',
+      description: 'Show the status and expiry of a domain',
+      options: [domainOption('Domain name (IDN allowed: bücher.de)')],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'expiry',
+      description: 'Check when up to 50 domains expire',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'domains',
+          description: 'Domain names separated by spaces, commas or new lines',
+          required: true,
+          max_length: 6000,
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'within',
+          description: 'Flag domains expiring within this many days (default 30)',
+          min_value: 0,
+          max_value: 3650,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'register',
+      description: 'Register a domain',
+      options: [
+        domainOption('Domain name to register'),
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'ns1',
+          description: 'First name server (ns1.example.net)',
+          required: true,
+          max_length: 253,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'ns2',
+          description: 'Second name server (ns2.example.net)',
+          required: true,
+          max_length: 253,
+        },
+        ...CONTACTS.map(
+          (contact) =>
+            ({
+              type: ApplicationCommandOptionType.String,
+              name: contact.option,
+              description: `${contact.label} handle (default from ${contact.variable})`,
+              max_length: 64,
+            }) as const,
+        ),
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'dns',
+      description: 'Submit DNS records for a domain (without records, an editor opens)',
+      options: [
+        domainOption('Domain name'),
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'records',
+          description: 'Zone lines (www 3600 A 203.0.113.7) or a JSON array; omit for a multi-line editor',
+          max_length: 6000,
+        },
+      ],
+    },
+  ],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+const parseHandle = (raw: string) =>
+  parseIdentifier(raw, {
+    maxLength: 64,
+    what: 'contact handle',
+    expected: 'a contact handle without spaces, such as C-12345',
+  });
+
+function today({ now, config }: CommandContext): DateTime {
+  return DateTime.fromJSDate(now(), { zone: config.hosting.timeZone }).startOf('day');
+}
+
+function domainLabel(domain: ParsedDomain): string {
+  return domain.unicode === domain.ascii
+    ? inlineCode(domain.ascii)
+    : `${inlineCode(domain.unicode)} (${inlineCode(domain.ascii)})`;
+}
+
+function register(context: CommandContext): ChangeRequest {
+  const { options, user } = context.interaction;
+  const domain = stringOption(options, 'domain', parseDomain);
+  const ns1 = stringOption(options, 'ns1', parseHostname);
+  const ns2 = stringOption(options, 'ns2', parseHostname);
+  if (ns1 === ns2)
+    throw new InvalidOptionError('ns2', `is the same as ns1 (${ns1})`, 'a second, different name server');
+  const contacts = CONTACTS.map((contact) => {
+    const value =
+      optionalStringOption(options, contact.option, parseHandle) ??
+      context.config.contactDefaults[contact.defaultKey];
+    if (value === undefined) {
+      throw new InvalidOptionError(
+        contact.option,
+        `not given and ${contact.variable} is not configured`,
+        'a contact handle such as C-12345',
+      );
+    }
+    return { ...contact, value };
+  });
+  const [owner, admin, tech, zone] = contacts.map((c) => c.value) as [string, string, string, string];
+  return {
+    title: 'Register domain',
+    preview: [
+      { name: 'Domain', value: domainLabel(domain) },
+      { name: 'Name servers', value: `${inlineCode(ns1)}\n${inlineCode(ns2)}` },
+      ...contacts.map((c) => ({
+        name: c.label,
+        value: inlineCode(c.value.replaceAll('`', 'ˋ')),
+        inline: true,
+      })),
+    ],
+    execute: async ({ hosting, correlationId }) => {
+      await hosting.createDomain(
+        { domain: domain.ascii, ownerC: owner, adminC: admin, techC: tech, zoneC: zone, ns1, ns2 },
+        { correlationId },
+      );
+      return {
+        private: {
+          embeds: [
+            {
+              title: 'Domain registration sent',
+              color: Colour.success,
+              description: `${domainLabel(domain)} with ${inlineCode(ns1)}, ${inlineCode(ns2)}`,
+            },
+          ],
+        },
+        public: {
+          content: `🌐 ${userMention(user.id)} registered ${domainLabel(domain)} (name servers ${inlineCode(ns1)}, ${inlineCode(ns2)}).`,
+        },
+      };
+    },
+  };
+}
+
+/** One preview line per record, as the zone line it will become; backticks cannot close the code block. */
+function recordLine(record: DnsRecord): string {
+  const prio = record.prio === undefined ? '' : ` ${record.prio}`;
+  return `${record.name} ${record.ttl} ${record.type}${prio} ${record.content}`.replaceAll('`', 'ˋ');
+}
+
+// Keeps the whole prompt well inside Discord's 6000-character embed budget.
+const PREVIEW_BUDGET = 4500;
+const FIELD_BUDGET = 1000;
+
+function recordPreview(records: DnsRecord[]): { name: string; value: string }[] {
+  const fields: { name: string; value: string }[] = [];
+  let lines: string[] = [];
+  let used = 0;
+  let shown = 0;
+  const flush = () => {
+    if (lines.length === 0) return;
+    fields.push({
+      name: fields.length === 0 ? `Records (${records.length})` : '\u200b',
+      value: `\`\`\`\n${lines.join('\n')}\n\`\`\``,
+    });
+    lines = [];
+  };
+  for (const record of records) {
+    const line = recordLine(record).slice(0, 300);
+    const blockLength = lines.reduce((n, l) => n + l.length + 1, 0) + line.length + 8;
+    if (used + line.length > PREVIEW_BUDGET) break;
+    if (blockLength > FIELD_BUDGET) flush();
+    lines.push(line);
+    used += line.length + 1;
+    shown++;
+  }
+  flush();
+  if (shown < records.length)
+    fields.push({
+      name: '\u200b',
+      value: `… and ${records.length - shown} more (all ${records.length} will be sent)`,
+    });
+  return fields;
+}
+
+function dnsChange(context: CommandContext, domain: ParsedDomain, records: DnsRecord[]): ChangeRequest {
+  const actor = context.interaction.user.id;
+  return {
+    title: 'Submit DNS records',
+    preview: [{ name: 'Domain', value: domainLabel(domain) }, ...recordPreview(records)],
+    execute: async ({ hosting, correlationId }) => {
+      await hosting.submitDnsRecords(
+        { domain: domain.ascii, records: encodeDnsRecords(records) },
+        { correlationId },
+      );
+      const counts = records.length === 1 ? '1 record' : `${records.length} records`;
+      return {
+        private: {
+          embeds: [
+            {
+              title: 'DNS records submitted',
+              color: Colour.success,
+              description: `${counts} for ${domainLabel(domain)}`,
+            },
+          ],
+        },
+        public: { content: `📝 ${userMention(actor)} submitted ${counts} for ${domainLabel(domain)}.` },
+      };
+    },
+  };
+}
+
+export const domain: CommandModule = {
+  definition,
+  subcommands: {
+    info: read({
+      tier: 'viewer',
+      parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
+      run: async (context, name) => {
+        const info = await context.hosting.getDomainInfo(name.ascii, {
+          correlationId: context.correlationId,
+        });
+        return { embeds: [renderDomainInfo(name, info, today(context))] };
+      },
+    }),
+    expiry: read({
+      tier: 'viewer',
+      parse: ({ interaction }) => ({
+        list: stringOption(interaction.options, 'domains', (raw) => parseDomainList(raw, MAX_BULK_DOMAINS)),
+        within: interaction.options.getInteger('within') ?? 30,
+      }),
+      run: async (context, { list, within }) => {
+        const limit = pLimit(EXPIRY_CONCURRENCY);
+        // One failure must not hide the others: each lookup settles into its own line.
+        const results = await Promise.all(
+          list.domains.map((name) =>
+            limit(async (): Promise<ExpiryResult> => {
+              try {
+                const info = await context.hosting.getDomainInfo(name.ascii, {
+                  correlationId: context.correlationId,
+                });
+                return { domain: name, info };
+              } catch (error) {
+                const description = describeError(error, context.correlationId);
+                if (description.unexpected)
+                  context.logger.error({ err: error, domain: name.ascii }, 'expiry lookup failed');
+                return { domain: name, error: description.short };
+              }
+            }),
+          ),
+        );
+        const invalid = list.invalid.map(({ input, error }) => ({ input, reason: error.message }));
+        return renderDomainExpiry(results, within, today(context), invalid).map((embeds) => ({ embeds }));
+      },
+    }),
+    register: { kind: 'change', tier: 'admin', prepare: register },
+    dns: {
+      kind: 'change',
+      tier: 'operator',
+      prepare: (context) => {
+        const name = stringOption(context.interaction.options, 'domain', parseDomain);
+        const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
+        if (records) return dnsChange(context, name, records);
+        return {
+          title: `DNS records for ${name.unicode}`.slice(0, 45),
+          input: {
+            label: 'Records: zone lines or a JSON array',
+            placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
+            maxLength: 4000,
+          },
+          submit: (text) => dnsChange(context, name, validated('records', text, parseDnsRecords)),
+        };
+      },
+    },
+  },
+};

@@ -1,0 +1,124 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  inlineCode,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  userMention,
+} from 'discord.js';
+import type { CommandModule } from '../src/discord/CommandModule.js';
+import { integerOption, stringOption } from '../src/discord/options.js';
+import { Colour } from '../src/discord/render/colours.js';
+import { escapeUserText } from '../src/discord/render/escapeUserText.js';
+import type { MusicBotUser } from '../src/hosting/HostingClient.js';
+import { parseEmail } from '../src/validation/parseEmail.js';
+import { formatBytes, parseStorageSize } from '../src/validation/parseStorageSize.js';
+import { parseUsername } from '../src/validation/parseUsername.js';
+
+export const definition = {
+  name: 'musicbot',
+  description: 'Music-bot customer accounts',
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'create',
+      description: 'Create a music-bot customer account (a password is generated)',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'username',
+          description: 'Account user name',
+          required: true,
+          max_length: 64,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'email',
+          description: 'Customer e-mail address',
+          required: true,
+          max_length: 254,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'storage',
+          description: 'Storage quota: bytes or a size such as 512MB or 10 GiB',
+          required: true,
+          max_length: 32,
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'bots',
+          description: 'Number of bot instances',
+          required: true,
+          min_value: 1,
+          max_value: 1000,
+        },
+      ],
+    },
+  ],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+const size = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes (${formatBytes(bytes)})`;
+
+const accountFields = (user: Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>) => [
+  { name: 'User name', value: escapeUserText(user.username), inline: true },
+  { name: 'E-mail', value: escapeUserText(user.email), inline: true },
+  { name: 'Storage', value: size(user.storage), inline: true },
+  { name: 'Bots', value: String(user.bots), inline: true },
+];
+
+export const musicbot: CommandModule = {
+  definition,
+  subcommands: {
+    create: {
+      kind: 'change',
+      tier: 'operator',
+      prepare: ({ interaction, generatePassword }) => {
+        const username = stringOption(interaction.options, 'username', parseUsername);
+        const email = stringOption(interaction.options, 'email', parseEmail);
+        const storage = stringOption(interaction.options, 'storage', parseStorageSize);
+        const bots = integerOption(interaction.options, 'bots', 1, 1000);
+        const actor = interaction.user.id;
+        return {
+          title: 'Create music-bot account',
+          preview: [
+            ...accountFields({ username, email, storage, bots }),
+            { name: 'Password', value: 'generated on confirm, shown only to you', inline: true },
+          ],
+          execute: async ({ hosting, correlationId, secrets }) => {
+            // Generated here, never by a person; scrubbed from any log line while it is in flight.
+            const password = generatePassword();
+            const forget = secrets.add(password);
+            try {
+              const user = await hosting.createMusicBotUser(
+                { username, password, email, storage, bots },
+                { correlationId },
+              );
+              const fields = [{ name: 'Id', value: String(user.id), inline: true }, ...accountFields(user)];
+              return {
+                private: {
+                  embeds: [
+                    {
+                      title: 'Music-bot account created',
+                      color: Colour.success,
+                      description: `Password (shown once, only to you): ${inlineCode(password)}\nPass it to the customer over a private channel.`,
+                      fields,
+                    },
+                  ],
+                },
+                public: {
+                  content: `🎵 ${userMention(actor)} created a music-bot account.`,
+                  embeds: [{ title: 'Music-bot account created', color: Colour.success, fields }],
+                },
+              };
+            } finally {
+              forget();
+            }
+          },
+        };
+      },
+    },
+  },
+};

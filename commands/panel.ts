@@ -1,0 +1,82 @@
+import {
+  ApplicationCommandOptionType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  inlineCode,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  userMention,
+} from 'discord.js';
+import type { CommandModule } from '../src/discord/CommandModule.js';
+import { stringOption } from '../src/discord/options.js';
+import { Colour } from '../src/discord/render/colours.js';
+import { parseIdentifier } from '../src/validation/parseIdentifier.js';
+import { parseIpAddress } from '../src/validation/parseIp.js';
+
+export const definition = {
+  name: 'panel',
+  description: 'Hosting-panel licenses',
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+  options: [
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'bind',
+      description: 'Bind a hosting-panel license to an IP address',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'license',
+          description: 'License key',
+          required: true,
+          max_length: 128,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'ip',
+          description: 'IPv4 or IPv6 address (203.0.113.7 or 2001:db8::7)',
+          required: true,
+          max_length: 45,
+        },
+      ],
+    },
+  ],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+const parseLicense = (raw: string) =>
+  parseIdentifier(raw, {
+    maxLength: 128,
+    what: 'license key',
+    expected: 'the license key without spaces, such as ABCD-1234-EFGH',
+  });
+
+export const panel: CommandModule = {
+  definition,
+  subcommands: {
+    bind: {
+      kind: 'change',
+      tier: 'operator',
+      prepare: ({ interaction }) => {
+        const license = stringOption(interaction.options, 'license', parseLicense);
+        const ip = stringOption(interaction.options, 'ip', parseIpAddress);
+        const actor = interaction.user.id;
+        return {
+          title: 'Bind panel license',
+          preview: [
+            { name: 'License', value: inlineCode(license.replaceAll('`', 'ˋ')), inline: true },
+            { name: 'IP address', value: inlineCode(ip), inline: true },
+          ],
+          execute: async ({ hosting, correlationId }) => {
+            await hosting.bindPanelLicense({ license, ip }, { correlationId });
+            const full = `panel license ${inlineCode(license.replaceAll('`', 'ˋ'))} → ${inlineCode(ip)}`;
+            // License keys are paid credentials: the channel record shows only their tail.
+            const masked = `panel license ${inlineCode(`…${[...license].slice(-4).join('').replaceAll('`', 'ˋ')}`)} → ${inlineCode(ip)}`;
+            return {
+              private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
+              public: { content: `🔑 ${userMention(actor)} bound ${masked}.` },
+            };
+          },
+        };
+      },
+    },
+  },
+};

@@ -1,0 +1,94 @@
+import { channelMention, type Interaction, roleMention } from 'discord.js';
+import type { AccessConfig } from '../config.js';
+import { RefusalError } from './UserError.js';
+
+/** Cumulative: each tier includes the ones before it. */
+export const TIERS = ['everyone', 'viewer', 'operator', 'admin'] as const;
+export type Tier = (typeof TIERS)[number];
+
+const ROLE_VARIABLE: Record<Exclude<Tier, 'everyone'>, keyof AccessConfig> = {
+  viewer: 'viewerRoleIds',
+  operator: 'operatorRoleIds',
+  admin: 'adminRoleIds',
+};
+
+const ENV_NAME: Record<Exclude<Tier, 'everyone'>, string> = {
+  viewer: 'VIEWER_ROLE_IDS',
+  operator: 'OPERATOR_ROLE_IDS',
+  admin: 'ADMIN_ROLE_IDS',
+};
+
+/**
+ * The highest tier a member holds, from their role ids alone. Discord's Administrator permission
+ * deliberately grants nothing here: access is whatever the ops team configured.
+ */
+export function memberTier(roleIds: ReadonlySet<string>, access: AccessConfig): Tier {
+  const has = (ids: readonly string[]) => ids.some((id) => roleIds.has(id));
+  if (has(access.adminRoleIds)) return 'admin';
+  if (has(access.operatorRoleIds)) return 'operator';
+  // No viewer roles configured means every member of the guild may read.
+  if (access.viewerRoleIds.length === 0 || has(access.viewerRoleIds)) return 'viewer';
+  return 'everyone';
+}
+
+export function tierAllows(held: Tier, needed: Tier): boolean {
+  return TIERS.indexOf(held) >= TIERS.indexOf(needed);
+}
+
+/** Role ids from the interaction payload itself, whether or not the guild is cached. */
+export function memberRoleIds(interaction: Interaction): ReadonlySet<string> {
+  const member = interaction.member;
+  if (!member) return new Set();
+  return new Set(Array.isArray(member.roles) ? member.roles : member.roles.cache.keys());
+}
+
+export function channelAllowed(interaction: Interaction, access: AccessConfig): boolean {
+  return (
+    access.channelIds.length === 0 ||
+    (interaction.channelId !== null && access.channelIds.includes(interaction.channelId))
+  );
+}
+
+/**
+ * The gates every command passes, in order, before its options are even read: guild, channel, tier.
+ * Throws RefusalError; returns the member's tier.
+ */
+export function checkGates(
+  interaction: Interaction,
+  needed: Tier,
+  access: AccessConfig,
+  commandLabel: string,
+  options: { anyChannel?: boolean } = {},
+): Tier {
+  // A user-installed copy of the app can be invoked in any guild; only a guild install is ours to serve.
+  const guildInstalled = Boolean(interaction.authorizingIntegrationOwners?.guildId);
+  if (!interaction.inGuild() || !guildInstalled) {
+    throw new RefusalError(
+      'HostOps only takes commands in a server where it is installed, not in direct messages or as a user app.',
+      'guild',
+    );
+  }
+  if (!options.anyChannel && !channelAllowed(interaction, access)) {
+    throw new RefusalError(
+      `HostOps only takes commands in ${access.channelIds.map(channelMention).join(', ')}.`,
+      'channel',
+    );
+  }
+  const held = memberTier(memberRoleIds(interaction), access);
+  if (!tierAllows(held, needed)) throw new RefusalError(tierRefusal(commandLabel, needed, access), 'tier');
+  return held;
+}
+
+function tierRefusal(commandLabel: string, needed: Tier, access: AccessConfig): string {
+  if (needed === 'everyone') return `\`${commandLabel}\` is not available to you.`;
+  // Higher tiers include lower ones, so any role of the needed tier or above will do.
+  const tiers = TIERS.slice(TIERS.indexOf(needed)).filter(
+    (t): t is Exclude<Tier, 'everyone'> => t !== 'everyone',
+  );
+  const roles = tiers.flatMap((tier) => access[ROLE_VARIABLE[tier]]);
+  const roleText =
+    roles.length > 0
+      ? `one of these roles: ${roles.map(roleMention).join(', ')}`
+      : `a role that is not configured yet (${ENV_NAME[needed]}); ask an admin`;
+  return `\`${commandLabel}\` needs the **${needed}** tier: ${roleText}.`;
+}

@@ -1,0 +1,245 @@
+import type { APIEmbed } from 'discord.js';
+import type { DateTime } from 'luxon';
+import type { DomainInfo } from '../../hosting/HostingClient.js';
+import { Colour } from './colours.js';
+import { daysUntil, describeDaysLeft } from './daysUntil.js';
+import { escapeUserText } from './escapeUserText.js';
+import type { DomainName } from './renderDomainInfo.js';
+
+export interface ExpiryResult {
+  domain: DomainName;
+  info?: DomainInfo;
+  /** Already a short user-facing reason; wins over `info` when both are set. */
+  error?: string;
+}
+
+export interface InvalidDomainInput {
+  input: string;
+  reason: string;
+}
+
+/** Discord's limits, see https://discord.com/developers/docs/resources/message#embed-object-embed-limits */
+export const EmbedLimits = {
+  title: 256,
+  description: 4096,
+  embedsPerMessage: 10,
+  charactersPerMessage: 6000,
+} as const;
+
+export const EXPIRY_TITLE = 'Domain expiry';
+export const EXPIRY_CONTINUED_TITLE = 'Domain expiry (continued)';
+
+export const ExpiryMark = {
+  red: '🔴',
+  orange: '🟠',
+  green: '🟢',
+  unknown: '⚪',
+  failed: '⚠️',
+  invalid: '❔',
+} as const;
+
+const MAX_DOMAIN = 300;
+const MAX_REASON = 200;
+const MAX_INPUT = 100;
+
+interface Line {
+  /** 0 known expiry, 1 unknown expiry, 2 failed, 3 invalid input. */
+  group: number;
+  days: number;
+  name: string;
+  text: string;
+}
+
+interface Tally {
+  checked: number;
+  within: number;
+  expired: number;
+  transferred: number;
+  inactive: number;
+  failed: number;
+  invalid: number;
+}
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+function describeResult(result: ExpiryResult, withinDays: number, today: DateTime, tally: Tally): Line {
+  const name = escapeUserText(result.domain.unicode, MAX_DOMAIN);
+  tally.checked += 1;
+  const info = result.error === undefined ? result.info : undefined;
+  if (!info) {
+    tally.failed += 1;
+    const reason = escapeUserText(result.error ?? 'no answer', MAX_REASON) || 'unknown error';
+    return {
+      group: 2,
+      days: 0,
+      name: result.domain.unicode,
+      text: `${ExpiryMark.failed} **${name}** — check failed: ${reason}`,
+    };
+  }
+
+  const days = info.expiryDate ? daysUntil(info.expiryDate, today) : null;
+  const expired = info.expired || (days !== null && days < 0);
+  const within = !expired && days !== null && days <= withinDays;
+  if (expired) tally.expired += 1;
+  if (within) tally.within += 1;
+  if (info.transferredAway) tally.transferred += 1;
+  if (!info.active) tally.inactive += 1;
+
+  let mark: string = ExpiryMark.green;
+  if (expired || info.transferredAway || !info.active) mark = ExpiryMark.red;
+  else if (days === null) mark = ExpiryMark.unknown;
+  else if (within) mark = ExpiryMark.orange;
+
+  const flags: string[] = [];
+  // A date in the past already says "expired …"; the flag is worth a word only when the date does not.
+  if (info.expired && (days === null || days >= 0)) flags.push('expired');
+  if (info.transferredAway) flags.push('transferred away');
+  if (!info.active) flags.push('inactive');
+  const flagText = flags.map((flag) => ` · ${flag}`).join('');
+
+  const when =
+    info.expiryDate && days !== null
+      ? `${info.expiryDate.toISODate()} (${describeDaysLeft(days)})`
+      : 'expiry date unknown';
+  return {
+    group: days === null ? 1 : 0,
+    days: days ?? 0,
+    name: result.domain.unicode,
+    text: `${mark} **${name}** — ${when}${flagText}`,
+  };
+}
+
+function describeInvalid(invalid: InvalidDomainInput, tally: Tally): Line {
+  tally.invalid += 1;
+  const input = escapeUserText(invalid.input, MAX_INPUT) || '(empty)';
+  const reason = escapeUserText(invalid.reason, MAX_REASON) || 'invalid';
+  return { group: 3, days: 0, name: '', text: `${ExpiryMark.invalid} **${input}** — invalid: ${reason}` };
+}
+
+function summarise(tally: Tally, withinDays: number): string {
+  const parts = [
+    `${tally.checked} checked`,
+    `${tally.within} expire within ${plural(withinDays, 'day')}`,
+    `${tally.expired} expired`,
+    `${tally.transferred} transferred away`,
+  ];
+  if (tally.inactive > 0) parts.push(`${tally.inactive} inactive`);
+  parts.push(`${tally.failed} failed`);
+  if (tally.invalid > 0) parts.push(`${tally.invalid} invalid`);
+  return parts.join(' · ');
+}
+
+/** What a message's embeds count towards the 6000-character limit. */
+export function embedLength(embed: APIEmbed): number {
+  let length = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
+  length += (embed.footer?.text.length ?? 0) + (embed.author?.name.length ?? 0);
+  for (const field of embed.fields ?? []) length += field.name.length + field.value.length;
+  return length;
+}
+
+/** Cuts a line that could not fit even alone (it cannot happen with the caps above, but never throw). */
+function fitLine(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const codePoints = Array.from(text);
+  let cut = '';
+  for (const codePoint of codePoints) {
+    if (cut.length + codePoint.length + 1 > max) break;
+    cut += codePoint;
+  }
+  // Drop a trailing lone backslash so the ellipsis is not escaped into something else.
+  return `${cut.replace(/\\+$/, (slashes) => (slashes.length % 2 === 0 ? slashes : slashes.slice(1)))}…`;
+}
+
+/** Packs lines into embeds and messages, first fit in order, never breaking a Discord limit. */
+function pack(lines: string[], color: number): APIEmbed[][] {
+  const messages: APIEmbed[][] = [];
+  let message: APIEmbed[] = [];
+  let messageLength = 0;
+  let embed: APIEmbed | undefined;
+
+  const startEmbed = (title?: string) => {
+    embed = { color, description: '' };
+    if (title) embed.title = title;
+    message.push(embed);
+    messageLength += title?.length ?? 0;
+    return embed;
+  };
+  const startMessage = () => {
+    message = [];
+    messageLength = 0;
+    messages.push(message);
+    return startEmbed(messages.length === 1 ? EXPIRY_TITLE : EXPIRY_CONTINUED_TITLE);
+  };
+
+  for (const raw of lines) {
+    const line = fitLine(raw, EmbedLimits.description);
+    let target = embed ?? startMessage();
+    const description = target.description ?? '';
+    const added = description === '' ? line.length : line.length + 1;
+    if (
+      description.length + added > EmbedLimits.description ||
+      messageLength + added > EmbedLimits.charactersPerMessage
+    ) {
+      // Another embed in this message if both its count and the message total allow, else a new message
+      // (whose title plus one line of at most 4096 always fits in 6000).
+      const roomForEmbed =
+        message.length < EmbedLimits.embedsPerMessage &&
+        messageLength + line.length <= EmbedLimits.charactersPerMessage;
+      target = roomForEmbed ? startEmbed() : startMessage();
+    }
+    const current = target.description ?? '';
+    target.description = current === '' ? line : `${current}\n${line}`;
+    messageLength += current === '' ? line.length : line.length + 1;
+  }
+  return messages;
+}
+
+/**
+ * The answer to a bulk expiry check, as one or more messages of at most 10 embeds and 6000 characters
+ * each, every description within 4096. The first embed opens with a summary line:
+ * `N checked · X expire within W days · Y expired · Z transferred away · F failed`, then
+ * ` · K inactive` and ` · I invalid` when those are not zero. Counting:
+ * - checked: every result (failed API calls included, invalid inputs not: they were never checked);
+ * - within: known expiry 0..W days away and not expired; expired: flagged expired or date past;
+ * - failed: results with an error; invalid inputs have their own count.
+ *
+ * One line per domain: known expiry by days left (expired first), then unknown expiry, then failures,
+ * then invalid inputs; ties by name. Every embed shares one colour: red if anything is expired,
+ * transferred away, inactive, failed or invalid; orange if anything expires within the window; green
+ * otherwise.
+ */
+export function renderDomainExpiry(
+  results: ExpiryResult[],
+  withinDays: number,
+  today: DateTime,
+  invalid: InvalidDomainInput[] = [],
+): APIEmbed[][] {
+  const tally: Tally = {
+    checked: 0,
+    within: 0,
+    expired: 0,
+    transferred: 0,
+    inactive: 0,
+    failed: 0,
+    invalid: 0,
+  };
+  const described = results.map((result) => describeResult(result, withinDays, today, tally));
+  described.sort((a, b) => a.group - b.group || a.days - b.days || a.name.localeCompare(b.name));
+  const invalidLines = invalid.map((entry) => describeInvalid(entry, tally));
+
+  let color: number = Colour.success;
+  if (tally.expired + tally.transferred + tally.inactive + tally.failed + tally.invalid > 0) {
+    color = Colour.danger;
+  } else if (tally.within > 0) {
+    color = Colour.orange;
+  }
+
+  // The summary's trailing `\n` becomes a blank line once joined to the next line.
+  const body = [...described, ...invalidLines].map((line) => line.text);
+  return pack(
+    [`${summarise(tally, withinDays)}\n`, ...(body.length > 0 ? body : ['No domains to check.'])],
+    color,
+  );
+}

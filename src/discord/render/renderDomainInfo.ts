@@ -1,0 +1,69 @@
+import { type APIEmbed, TimestampStyles, time } from 'discord.js';
+import { DateTime } from 'luxon';
+import type { DomainInfo } from '../../hosting/HostingClient.js';
+import { Colour } from './colours.js';
+import { daysUntil, describeDaysLeft } from './daysUntil.js';
+import { escapeUserText } from './escapeUserText.js';
+
+export interface DomainName {
+  ascii: string;
+  unicode: string;
+}
+
+/** Expiring within this many days (0 included) turns the domain embed orange. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+/**
+ * `<t:…:D>` for a calendar date. Discord shows a timestamp in the reader's zone, so midnight in the
+ * API's zone would read as the day before for everyone west of it; noon UTC of that date reads as
+ * the same date from UTC−12 to UTC+11.
+ */
+export function discordDate(date: DateTime): string {
+  const noonUtc = DateTime.utc(date.year, date.month, date.day, 12);
+  return time(noonUtc.toJSDate(), TimestampStyles.LongDate);
+}
+
+/** Something is wrong with the domain itself, whatever its date says. */
+export function hasRedFlag(info: DomainInfo): boolean {
+  return info.expired || info.transferredAway || !info.active;
+}
+
+function yesNo(value: boolean): string {
+  return value ? '✅ yes' : '❌ no';
+}
+
+/**
+ * One domain's registration state. Red: expired, transferred away, inactive, or expiry date in the
+ * past; orange: expires within 30 days (today included); green: later; neutral: no expiry date and
+ * no red flag.
+ */
+export function renderDomainInfo(domain: DomainName, info: DomainInfo, today: DateTime): APIEmbed {
+  const days = info.expiryDate ? daysUntil(info.expiryDate, today) : null;
+
+  let color: number = Colour.neutral;
+  if (hasRedFlag(info) || (days !== null && days < 0)) color = Colour.danger;
+  else if (days !== null && days <= EXPIRY_WARNING_DAYS) color = Colour.orange;
+  else if (days !== null) color = Colour.success;
+
+  const embed: APIEmbed = {
+    title: escapeUserText(domain.unicode, 256),
+    color,
+    fields: [
+      {
+        name: 'Expires',
+        value:
+          info.expiryDate && days !== null
+            ? `${discordDate(info.expiryDate)} (${describeDaysLeft(days)})`
+            : 'unknown',
+        inline: false,
+      },
+      { name: 'Active', value: yesNo(info.active), inline: true },
+      { name: 'Expired', value: yesNo(info.expired), inline: true },
+      { name: 'Transferred away', value: yesNo(info.transferredAway), inline: true },
+    ],
+  };
+  if (domain.ascii !== domain.unicode) {
+    embed.description = `Punycode: \`${domain.ascii.replaceAll('`', '').slice(0, 300)}\``;
+  }
+  return embed;
+}

@@ -1,0 +1,26 @@
+import validator from 'validator';
+import { InvalidValueError } from './InvalidValueError.js';
+import { quoteInput } from './quote.js';
+
+const EXPECTED = 'an e-mail address such as admin@example.com';
+// RFC 5321 limits a forward path to 256 octets including the angle brackets.
+const MAX_LENGTH = 254;
+
+/**
+ * Validates an e-mail address.
+ * @returns the input trimmed, otherwise as typed
+ * @throws InvalidValueError
+ */
+export function parseEmail(input: string): string {
+  const value = input.trim();
+  if (value === '') throw new InvalidValueError('no e-mail address given', EXPECTED);
+  if (value.length > MAX_LENGTH) {
+    throw new InvalidValueError(
+      `${quoteInput(value)} is ${value.length} characters long, at most ${MAX_LENGTH}`,
+      EXPECTED,
+    );
+  }
+  if (!validator.isEmail(value))
+    throw new InvalidValueError(`${quoteInput(value)} is not a valid e-mail address`, EXPECTED);
+  return value;
+}

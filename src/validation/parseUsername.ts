@@ -1,0 +1,14 @@
+import { parseIdentifier } from './parseIdentifier.js';
+
+/**
+ * A music-bot user name: 1–64 characters, no whitespace or control characters.
+ * @returns the input unchanged
+ * @throws InvalidValueError
+ */
+export function parseUsername(input: string): string {
+  return parseIdentifier(input, {
+    maxLength: 64,
+    expected: '1 to 64 characters without spaces, such as alice or jörg.m',
+    what: 'user name',
+  });
+}

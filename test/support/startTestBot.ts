@@ -1,0 +1,90 @@
+import { parseConfig } from '../../src/config.js';
+import { type Bot, startBot } from '../../src/startBot.js';
+import { captureLogs } from './captureLogs.js';
+import {
+  type DispatchedInteraction,
+  FakeDiscord,
+  type InteractionOptions,
+  type RecordedRequest,
+} from './FakeDiscord.js';
+import { FakeHostingApi } from './FakeHostingApi.js';
+
+/** Role and channel ids of the test guild; snowflake-shaped so the config schema accepts them. */
+export const ROLES = {
+  viewer: '200000000000000001',
+  operator: '200000000000000002',
+  admin: '200000000000000003',
+  unrelated: '200000000000000009',
+} as const;
+
+export const FIXED_PASSWORD = 'Gen3ratedPassw0rdXyzAbCd';
+
+export interface TestBot {
+  discord: FakeDiscord;
+  api: FakeHostingApi;
+  bot: Bot;
+  logs: ReturnType<typeof captureLogs>;
+  /** Dispatches a slash command as a member with the given roles (operator by default). */
+  command(options: InteractionOptions): DispatchedInteraction;
+  /** The n-th request Discord received for this interaction (callback, edits, follow-ups), waiting for it. */
+  nth(interaction: DispatchedInteraction, n: number, timeoutMs?: number): Promise<RecordedRequest>;
+  stop(): Promise<void>;
+}
+
+export async function startTestBot(env: Record<string, string> = {}): Promise<TestBot> {
+  const discord = await FakeDiscord.start({
+    guilds: [{ roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })) }],
+  });
+  const api = await FakeHostingApi.start();
+  const logs = captureLogs({ level: 'debug' });
+  const config = parseConfig({
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    HOSTING_API_URL: api.url,
+    HOSTING_API_TOKEN: api.token,
+    HOSTING_API_TIMEOUT_MS: '3000',
+    VIEWER_ROLE_IDS: ROLES.viewer,
+    OPERATOR_ROLE_IDS: ROLES.operator,
+    ADMIN_ROLE_IDS: ROLES.admin,
+    DEFAULT_OWNER_C: 'OWN-1',
+    DEFAULT_ADMIN_C: 'ADM-1',
+    DEFAULT_TECH_C: 'TEC-1',
+    DEFAULT_ZONE_C: 'ZON-1',
+    ...env,
+  });
+  for (const secret of [config.hosting.token, config.discord.token]) logs.secrets.add(secret);
+  const bot = startBot({
+    config,
+    logger: logs.logger,
+    secrets: logs.secrets,
+    generatePassword: () => FIXED_PASSWORD,
+    now: () => new Date('2026-11-22T10:00:00Z'),
+  });
+  await bot.ready;
+
+  return {
+    discord,
+    api,
+    bot,
+    logs,
+    command: (options) => discord.dispatchInteraction({ roles: [ROLES.operator], ...options }),
+    async nth(interaction, n, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = discord.requestsFor(interaction)[n];
+        if (found) return found;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `timed out waiting for request #${n} of interaction ${interaction.id}; saw ${discord.requestsFor(interaction).length}`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    async stop() {
+      await bot.stop(1_000);
+      await Promise.all([discord.stop(), api.stop()]);
+    },
+  };
+}

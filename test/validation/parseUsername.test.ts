@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseUsername } from '../../src/validation/parseUsername.js';
+import { expectInvalid } from './expectInvalid.js';
+
+describe('parseUsername', () => {
+  it('accepts names without whitespace, unchanged', () => {
+    expect(parseUsername('alice')).toBe('alice');
+    expect(parseUsername('Jörg.M')).toBe('Jörg.M');
+    expect(parseUsername('a')).toBe('a');
+    expect(parseUsername('b&c=d#e+f%g')).toBe('b&c=d#e+f%g');
+    expect(parseUsername('用户')).toBe('用户');
+    expect(parseUsername('👨‍👩‍👧')).toBe('👨‍👩‍👧');
+  });
+
+  it('counts code points, not UTF-16 units', () => {
+    const emoji64 = '😀'.repeat(64);
+    expect(emoji64).toHaveLength(128);
+    expect(parseUsername(emoji64)).toBe(emoji64);
+    expectInvalid(() => parseUsername(`${emoji64}😀`), /is 65 characters long, at most 64$/);
+    expect(parseUsername('x'.repeat(64))).toBe('x'.repeat(64));
+    const error = expectInvalid(
+      () => parseUsername('x'.repeat(10_000)),
+      /is 10000 characters long, at most 64$/,
+    );
+    expect(error.message.length).toBeLessThan(120);
+  });
+
+  it('rejects empty input', () => {
+    expectInvalid(() => parseUsername(''), 'no user name given');
+  });
+
+  it('rejects whitespace anywhere, including at the ends', () => {
+    expectInvalid(() => parseUsername('a b&c=d#e+f%g'), '"a b&c=d#e+f%g" contains a space');
+    expectInvalid(() => parseUsername(' alice'), '" alice" contains a space');
+    expectInvalid(() => parseUsername('alice '), '"alice " contains a space');
+    expectInvalid(() => parseUsername(' '), '" " contains a space');
+    expectInvalid(() => parseUsername('ali\tce'), '"ali\\tce" contains U+0009');
+    expectInvalid(() => parseUsername('alice\n'), '"alice\\n" contains U+000A');
+    expectInvalid(() => parseUsername('ali\u00a0ce'), /contains U\+00A0$/);
+    expectInvalid(() => parseUsername('ali\u2003ce'), /contains U\+2003$/);
+    expectInvalid(() => parseUsername('ali\u3000ce'), /contains U\+3000$/);
+    expectInvalid(() => parseUsername('ali\u0085ce'), /contains U\+0085$/);
+    expectInvalid(() => parseUsername('ali\ufeffce'), /contains U\+FEFF$/);
+  });
+
+  it('rejects control characters, lone surrogates and bidi controls', () => {
+    expectInvalid(() => parseUsername('ali\u0000ce'), /contains control character U\+0000$/);
+    expectInvalid(() => parseUsername('ali\u001bce'), /contains control character U\+001B$/);
+    expectInvalid(() => parseUsername('ali\u007fce'), /contains control character U\+007F$/);
+    expectInvalid(() => parseUsername('ali\ud800ce'), /contains control character U\+D800$/);
+    expectInvalid(() => parseUsername('admin\u202etxt.exe'), /contains control character U\+202E$/);
+  });
+});
