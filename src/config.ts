@@ -67,6 +67,10 @@ export const configSchema = z
     DEFAULT_ZONE_C: optional(z.string()),
     // Discord interaction tokens live 15 minutes; the prompt must be editable until it expires.
     CONFIRM_TIMEOUT_S: optional(integer(10, 840)).default(120),
+    HTTP_PORT: optional(integer(0, 65_535)).default(8080),
+    HTTP_HOST: optional(z.string()).default('0.0.0.0'),
+    // Below Docker's 10-second kill, leaving room to close connections and flush logs.
+    SHUTDOWN_GRACE_MS: optional(integer(0, 60_000)).default(8000),
     HOSTING_API_URL: required(httpUrl),
     HOSTING_API_TOKEN: required(z.string()),
     HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
@@ -87,6 +91,8 @@ export const configSchema = z
       zone: env.DEFAULT_ZONE_C,
     },
     confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
+    http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     hosting: {
       baseUrl: env.HOSTING_API_URL,
       token: env.HOSTING_API_TOKEN,

@@ -1,5 +1,6 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { installProcessGuards } from './processGuards.js';
 import { startBot } from './startBot.js';
 
 const config = loadConfig();
@@ -7,11 +8,32 @@ const { logger, secrets } = createLogger({
   level: config.logLevel,
   secrets: [config.hosting.token, config.discord.token],
 });
-const bot = startBot({ config, logger, secrets });
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    logger.info({ signal }, 'shutting down');
-    void bot.stop(8_000).finally(() => process.exit(0));
-  });
+function exit(code: number): never {
+  logger.flush();
+  process.exit(code);
 }
+
+installProcessGuards(logger, exit);
+const bot = await startBot({ config, logger, secrets });
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal, inFlight: bot.router.inFlight, graceMs: config.shutdownGraceMs }, 'shutting down');
+  const { drained } = await bot.stop(config.shutdownGraceMs);
+  logger.info({ drained }, 'stopped');
+  exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
+
+void bot.fatal.then((reason) => {
+  // One clear line, then out: a container restart loop is easier to see than a reconnect loop.
+  logger.fatal({ reason }, `cannot run: ${reason}`);
+  exit(1);
+});
+bot.ready.catch(() => {
+  // Reported through bot.fatal.
+});

@@ -1,19 +1,36 @@
-import { type Client, Events } from 'discord.js';
-import { commands } from '../commands/index.js';
+import { type Client, type CloseEvent, Events } from 'discord.js';
+import { commands as allCommands } from '../commands/index.js';
 import type { Config } from './config.js';
+import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
-import { InteractionRouter, type RouterObserver } from './discord/InteractionRouter.js';
+import { InteractionRouter } from './discord/InteractionRouter.js';
 import { generatePassword } from './generatePassword.js';
-import { HostingClient, type HostingClientOptions } from './hosting/HostingClient.js';
+import { HostingClient } from './hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from './logger.js';
+import { HealthState } from './observability/HealthState.js';
+import { Metrics } from './observability/Metrics.js';
+import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
+
+/**
+ * Close codes after which Discord will not take this session or a new one as configured: reconnecting
+ * would only loop. (4004 authentication failed, 4010 invalid shard, 4011 sharding required,
+ * 4012 invalid API version, 4013 invalid intents, 4014 disallowed intents.)
+ */
+export const FATAL_CLOSE_CODES = new Map<number, string>([
+  [4004, 'the bot token was rejected (4004): check DISCORD_TOKEN'],
+  [4010, 'invalid shard (4010)'],
+  [4011, 'sharding required (4011)'],
+  [4012, 'invalid gateway API version (4012)'],
+  [4013, 'invalid intents (4013)'],
+  [4014, 'disallowed intents (4014): enable them for the application in the developer portal'],
+]);
 
 export interface BotDeps {
   config: Config;
   logger: Logger;
   secrets: SecretRegistry;
-  observer?: RouterObserver;
-  onApiAttempt?: HostingClientOptions['onAttempt'];
   /** Tests pin these. */
+  commands?: readonly CommandModule[];
   generatePassword?: () => string;
   now?: () => Date;
 }
@@ -22,48 +39,109 @@ export interface Bot {
   client: Client;
   router: InteractionRouter;
   hosting: HostingClient;
-  /** Resolves once the gateway session is ready. */
+  health: HealthState;
+  metrics: Metrics;
+  http: HttpServer | undefined;
+  /** Resolves once the gateway session is ready; rejects if it never can be. */
   ready: Promise<void>;
+  /** Resolves with the reason if the bot can no longer work and the process should exit non-zero. */
+  fatal: Promise<string>;
   /** Stops taking commands, lets those in flight finish (up to graceMs), then closes everything. */
   stop(graceMs: number): Promise<{ drained: boolean }>;
 }
 
-/** Wires the hosting client, the router and the Discord client together and logs in. */
-export function startBot(deps: BotDeps): Bot {
+/** Wires configuration, hosting client, router, Discord client and the health endpoint together. */
+export async function startBot(deps: BotDeps): Promise<Bot> {
   const { config, logger } = deps;
-  const hosting = new HostingClient({ ...config.hosting, logger, onAttempt: deps.onApiAttempt });
+  const health = new HealthState();
+  const metrics = new Metrics();
+  const hosting = new HostingClient({
+    ...config.hosting,
+    logger,
+    onAttempt: (event) => {
+      metrics.apiAttempt(event);
+      health.apiAttempt(event);
+    },
+  });
   const router = new InteractionRouter({
-    commands,
+    commands: deps.commands ?? allCommands,
     hosting,
     config,
     logger,
     secrets: deps.secrets,
     generatePassword: deps.generatePassword ?? generatePassword,
+    observer: metrics,
     ...(deps.now ? { now: deps.now } : {}),
-    ...(deps.observer ? { observer: deps.observer } : {}),
   });
+  const http =
+    config.http.port > 0
+      ? await startHttpServer({ host: config.http.host, port: config.http.port, health, metrics, logger })
+      : undefined;
+
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
+  let declareFatal: (reason: string) => void = () => {};
+  const fatal = new Promise<string>((resolve) => {
+    declareFatal = resolve;
+  });
+
   client.on(Events.InteractionCreate, (interaction) => void router.handle(interaction));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ message }, 'discord client warning'));
+  client.on(Events.ShardDisconnect, (event: CloseEvent) => {
+    const reason = FATAL_CLOSE_CODES.get(event.code);
+    if (health.gateway !== 'stopping') health.gateway = 'reconnecting';
+    if (reason) declareFatal(`Discord closed the gateway: ${reason}`);
+    else logger.warn({ code: event.code }, 'gateway disconnected');
+  });
+  client.on(Events.ShardReconnecting, () => {
+    if (health.gateway !== 'stopping') health.gateway = 'reconnecting';
+    logger.warn('gateway connection lost, reconnecting');
+  });
+  const backOnline = (how: string) => {
+    if (health.gateway === 'reconnecting') {
+      metrics.gatewayReconnected();
+      logger.info(`gateway ${how}`);
+    }
+    if (health.gateway !== 'stopping') health.gateway = 'ready';
+  };
+  client.on(Events.ShardResume, () => backOnline('session resumed'));
+  client.on(Events.ShardReady, () => backOnline('session re-identified'));
 
   const ready = new Promise<void>((resolve) => {
     client.once(Events.ClientReady, (c) => {
+      health.gateway = 'ready';
       logger.info({ user: c.user.id, guilds: c.guilds.cache.size }, 'gateway ready');
       resolve();
     });
   });
-  const login = client.login(config.discord.token);
+  const login = client.login(config.discord.token).then(
+    () => undefined,
+    (error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      const reason =
+        code === 'TokenInvalid'
+          ? 'Discord rejected the bot token: check DISCORD_TOKEN'
+          : `cannot log in to Discord: ${error instanceof Error ? error.message : String(error)}`;
+      declareFatal(reason);
+      throw new Error(reason);
+    },
+  );
 
   return {
     client,
     router,
     hosting,
+    health,
+    metrics,
+    http,
+    fatal,
     ready: Promise.all([ready, login]).then(() => undefined),
     async stop(graceMs) {
+      health.gateway = 'stopping';
       const drained = await router.drain(graceMs);
       await client.destroy();
-      await hosting.close();
+      await hosting.close(!drained);
+      await http?.close();
       return { drained };
     },
   };

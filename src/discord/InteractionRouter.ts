@@ -19,8 +19,10 @@ import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import { handlerScope } from '../processGuards.js';
 import { checkGates, type Tier } from './access.js';
 import type {
+  ChangeOutcome,
   ChangeRequest,
   CommandContext,
   CommandModule,
@@ -87,6 +89,11 @@ export class InteractionRouter {
   readonly #changes: PendingStore<PendingChange>;
   readonly #modals: PendingStore<PendingModal>;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Confirmed changes whose API call is under way, so a forced shutdown can tell their owners. */
+  readonly #sending = new Map<
+    string,
+    { interaction: ButtonInteraction; change: ChangeRequest; invocation: Invocation }
+  >();
   #draining = false;
 
   constructor(deps: RouterDeps) {
@@ -96,15 +103,23 @@ export class InteractionRouter {
         this.#subcommands.set(commandKey(module.definition.name, name), subcommand);
       }
     }
-    this.#changes = new PendingStore(deps.config.confirmTimeoutMs, (entry) => void this.#expire(entry.value));
+    this.#changes = new PendingStore(deps.config.confirmTimeoutMs, (entry) =>
+      this.#track(this.#expire(entry.value)),
+    );
     this.#modals = new PendingStore(MODAL_TTL_MS, () => {});
   }
 
   /** Never rejects: every failure is answered and logged here. */
   handle(interaction: Interaction): Promise<void> {
-    const task = this.#route(interaction).catch((error: unknown) => {
-      this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
-    });
+    const task = handlerScope.run({ interactionId: interaction.id }, () =>
+      this.#route(interaction).catch((error: unknown) => {
+        this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
+      }),
+    );
+    return this.#track(task);
+  }
+
+  #track(task: Promise<void>): Promise<void> {
     this.#inFlight.add(task);
     void task.finally(() => this.#inFlight.delete(task));
     return task;
@@ -125,7 +140,10 @@ export class InteractionRouter {
     const deadline = Date.now() + graceMs;
     while (this.#inFlight.size > 0) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) return false;
+      if (remaining <= 0) {
+        await this.#abandonSending();
+        return false;
+      }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, remaining);
@@ -134,6 +152,23 @@ export class InteractionRouter {
       clearTimeout(timer);
     }
     return true;
+  }
+
+  /** Out of time: a change still waiting for the provider was sent, so its outcome is unknown. */
+  async #abandonSending(): Promise<void> {
+    const abandoned = [...this.#sending.values()];
+    this.#sending.clear();
+    await Promise.all(
+      abandoned.map(async ({ interaction, change, invocation }) => {
+        const status =
+          '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. ' +
+          `Check before trying again. Reference: \`${invocation.correlationId}\`.`;
+        await this.#safely(invocation, () =>
+          interaction.editReply({ embeds: [previewEmbed(change, Colour.danger, status)], components: [] }),
+        );
+        this.#finish(invocation, 'failed');
+      }),
+    );
   }
 
   async #route(interaction: Interaction): Promise<void> {
@@ -152,6 +187,8 @@ export class InteractionRouter {
     const subcommandName = interaction.options.getSubcommand(false) ?? '';
     const label = `/${interaction.commandName}${subcommandName ? ` ${subcommandName}` : ''}`;
     const correlationId = newCorrelationId();
+    const scope = handlerScope.getStore();
+    if (scope) Object.assign(scope, { correlationId, command: label });
     const invocation: Invocation = {
       label,
       correlationId,
@@ -312,6 +349,8 @@ export class InteractionRouter {
       return;
     }
     const { invocation, change, tier } = entry.value;
+    const scope = handlerScope.getStore();
+    if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: invocation.label });
     try {
       // Roles or channel rules may have changed while the prompt was open.
       checkGates(interaction, tier, this.#deps.config.access, invocation.label);
@@ -339,20 +378,20 @@ export class InteractionRouter {
       return;
     }
     invocation.logger.info({ change: change.title, preview: change.preview }, 'change confirmed, sending');
+    this.#sending.set(nonce, { interaction, change, invocation });
+    let outcome: ChangeOutcome;
     try {
-      const outcome = await change.execute({
+      outcome = await change.execute({
         hosting: this.#deps.hosting,
         correlationId: invocation.correlationId,
         logger: invocation.logger,
         secrets: this.#deps.secrets,
       });
-      await interaction.editReply({ ...outcome.private, components: [] });
-      await interaction.followUp(outcome.public);
-      invocation.logger.info({ change: change.title }, 'change applied');
-      this.#finish(invocation, 'ok');
     } catch (error) {
       const description = describeError(error, invocation.correlationId);
       this.#log(invocation, error, description.unexpected);
+      // Gone from #sending means a forced shutdown already told the owner.
+      if (!this.#sending.delete(nonce)) return;
       await this.#safely(invocation, () =>
         interaction.editReply({
           embeds: [previewEmbed(change, Colour.danger, description.message)],
@@ -360,7 +399,13 @@ export class InteractionRouter {
         }),
       );
       this.#finish(invocation, description.outcome);
+      return;
     }
+    invocation.logger.info({ change: change.title }, 'change applied');
+    if (!this.#sending.delete(nonce)) return;
+    await this.#safely(invocation, () => interaction.editReply({ ...outcome.private, components: [] }));
+    await this.#safely(invocation, () => interaction.followUp(outcome.public));
+    this.#finish(invocation, 'ok');
   }
 
   async #cancel(interaction: ButtonInteraction, nonce: string): Promise<void> {

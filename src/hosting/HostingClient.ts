@@ -121,7 +121,9 @@ interface Operation<T> {
   emptyBodyOk?: boolean;
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
+type Verdict<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
+/** One try: its verdict, and what it looked like on the wire (HTTP status, or the error kind). */
+type Attempt<T> = Verdict<T> & { outcome: number | HostingErrorKind };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const SNIPPET_LENGTH = 160;
@@ -306,9 +308,9 @@ export class HostingClient {
     );
   }
 
-  /** Waits for requests in flight, then closes the connections. */
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Waits for requests in flight, then closes the connections; `force` aborts them instead. */
+  close(force = false): Promise<void> {
+    return force ? this.#pool.destroy() : this.#pool.close();
   }
 
   async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
@@ -317,12 +319,25 @@ export class HostingClient {
     // Only reads and the idempotent PUT may be repeated; a repeated POST could act twice.
     const maxAttempts = op.method === 'POST' ? 1 : this.#retry.maxAttempts;
     for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
       const result = await this.#attempt(op, correlationId, attempt, deadline);
-      if (result.ok) return result.value;
+      const report = (willRetry: boolean) =>
+        this.#onAttempt?.({
+          operation: op.name,
+          outcome: result.outcome,
+          durationMs: performance.now() - started,
+          attempt,
+          willRetry,
+        });
+      if (result.ok) {
+        report(false);
+        return result.value;
+      }
       const { error } = result;
       const delayMs = this.#retryDelay(attempt, error.retryAfterMs);
       const willRetry =
         result.retryable && attempt < maxAttempts && performance.now() + delayMs < deadline - 50;
+      report(willRetry);
       this.#logger.warn(
         {
           op: op.name,
@@ -362,11 +377,6 @@ export class HostingClient {
       });
     const started = performance.now();
     const remaining = Math.max(1, Math.round(deadline - started));
-    const report = (outcome: number | HostingErrorKind, willRetry: boolean) => {
-      const durationMs = performance.now() - started;
-      this.#onAttempt?.({ operation: op.name, outcome, durationMs, attempt, willRetry });
-      return durationMs;
-    };
 
     let status: number;
     let text: string;
@@ -389,11 +399,10 @@ export class HostingClient {
     } catch (cause) {
       const { kind, message } = classifyTransportError(cause, op.method, this.#timeoutMs);
       const retryable = op.method !== 'POST' && kind !== 'bad_response';
-      report(kind, retryable);
-      return { ok: false, retryable, error: fail(kind, message, { cause }) };
+      return { ok: false, outcome: kind, retryable, error: fail(kind, message, { cause }) };
     }
 
-    const durationMs = report(status, false);
+    const durationMs = performance.now() - started;
     this.#logger.info(
       {
         op: op.name,
@@ -407,6 +416,17 @@ export class HostingClient {
       'hosting api call',
     );
 
+    return { outcome: status, ...this.#verdict(op, status, text, retryAfterMs, fail) };
+  }
+
+  /** What an answer means, once it has arrived. */
+  #verdict<T>(
+    op: Operation<T>,
+    status: number,
+    text: string,
+    retryAfterMs: number | undefined,
+    fail: (kind: HostingErrorKind, message: string, extra?: Partial<HostingApiError>) => HostingApiError,
+  ): Verdict<T> {
     const snippet = () => this.#snippet(text, op.query);
     if (status < 200 || status >= 300) {
       const base = { status, retryAfterMs, snippet: snippet() };

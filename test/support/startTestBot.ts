@@ -51,10 +51,12 @@ export async function startTestBot(env: Record<string, string> = {}): Promise<Te
     DEFAULT_ADMIN_C: 'ADM-1',
     DEFAULT_TECH_C: 'TEC-1',
     DEFAULT_ZONE_C: 'ZON-1',
+    // Off unless a test asks for it: parallel test files would fight over one port.
+    HTTP_PORT: '0',
     ...env,
   });
   for (const secret of [config.hosting.token, config.discord.token]) logs.secrets.add(secret);
-  const bot = startBot({
+  const bot = await startBot({
     config,
     logger: logs.logger,
     secrets: logs.secrets,

@@ -60,6 +60,12 @@ interface Tally {
   invalid: number;
 }
 
+/** Code unit order: the same on every machine, whatever its locale data. */
+function compareNames(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
 function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
@@ -70,7 +76,7 @@ function describeResult(result: ExpiryResult, withinDays: number, today: DateTim
   const info = result.error === undefined ? result.info : undefined;
   if (!info) {
     tally.failed += 1;
-    const reason = escapeUserText(result.error ?? 'no answer', MAX_REASON) || 'unknown error';
+    const reason = escapeUserText((result.error ?? 'no answer').trim(), MAX_REASON) || 'unknown error';
     return {
       group: 2,
       days: 0,
@@ -113,8 +119,8 @@ function describeResult(result: ExpiryResult, withinDays: number, today: DateTim
 
 function describeInvalid(invalid: InvalidDomainInput, tally: Tally): Line {
   tally.invalid += 1;
-  const input = escapeUserText(invalid.input, MAX_INPUT) || '(empty)';
-  const reason = escapeUserText(invalid.reason, MAX_REASON) || 'invalid';
+  const input = escapeUserText(invalid.input.trim(), MAX_INPUT) || '(empty)';
+  const reason = escapeUserText(invalid.reason.trim(), MAX_REASON) || 'invalid';
   return { group: 3, days: 0, name: '', text: `${ExpiryMark.invalid} **${input}** — invalid: ${reason}` };
 }
 
@@ -129,14 +135,6 @@ function summarise(tally: Tally, withinDays: number): string {
   parts.push(`${tally.failed} failed`);
   if (tally.invalid > 0) parts.push(`${tally.invalid} invalid`);
   return parts.join(' · ');
-}
-
-/** What a message's embeds count towards the 6000-character limit. */
-export function embedLength(embed: APIEmbed): number {
-  let length = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
-  length += (embed.footer?.text.length ?? 0) + (embed.author?.name.length ?? 0);
-  for (const field of embed.fields ?? []) length += field.name.length + field.value.length;
-  return length;
 }
 
 /** Cuts a line that could not fit even alone (it cannot happen with the caps above, but never throw). */
@@ -226,7 +224,7 @@ export function renderDomainExpiry(
     invalid: 0,
   };
   const described = results.map((result) => describeResult(result, withinDays, today, tally));
-  described.sort((a, b) => a.group - b.group || a.days - b.days || a.name.localeCompare(b.name));
+  described.sort((a, b) => a.group - b.group || a.days - b.days || compareNames(a.name, b.name));
   const invalidLines = invalid.map((entry) => describeInvalid(entry, tally));
 
   let color: number = Colour.success;

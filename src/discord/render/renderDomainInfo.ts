@@ -28,8 +28,9 @@ export function hasRedFlag(info: DomainInfo): boolean {
   return info.expired || info.transferredAway || !info.active;
 }
 
-function yesNo(value: boolean): string {
-  return value ? '✅ yes' : '❌ no';
+/** The mark says whether the value is good news, so "Expired: yes" is never shown with a check mark. */
+function flag(value: boolean, good: boolean): string {
+  return `${value === good ? '✅' : '❌'} ${value ? 'yes' : 'no'}`;
 }
 
 /**
@@ -57,9 +58,9 @@ export function renderDomainInfo(domain: DomainName, info: DomainInfo, today: Da
             : 'unknown',
         inline: false,
       },
-      { name: 'Active', value: yesNo(info.active), inline: true },
-      { name: 'Expired', value: yesNo(info.expired), inline: true },
-      { name: 'Transferred away', value: yesNo(info.transferredAway), inline: true },
+      { name: 'Active', value: flag(info.active, true), inline: true },
+      { name: 'Expired', value: flag(info.expired, false), inline: true },
+      { name: 'Transferred away', value: flag(info.transferredAway, false), inline: true },
     ],
   };
   if (domain.ascii !== domain.unicode) {

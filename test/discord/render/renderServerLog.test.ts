@@ -9,10 +9,10 @@ import type { ServerLogEntry } from '../../../src/hosting/HostingClient.js';
 
 const START = new Date('2026-05-01T10:00:00Z');
 const START_UNIX = START.getTime() / 1000;
-const after = (seconds: number) => new Date(START.getTime() + seconds * 1000);
+const plusSeconds = (seconds: number) => new Date(START.getTime() + seconds * 1000);
 
 function entry(overrides: Partial<ServerLogEntry> = {}): ServerLogEntry {
-  return { type: 'reinstall', status: 'success', start: START, end: after(330), ...overrides };
+  return { type: 'reinstall', status: 'success', start: START, end: plusSeconds(330), ...overrides };
 }
 
 function field(embed: ReturnType<typeof renderServerLog>, name: string): string | undefined {
@@ -145,14 +145,16 @@ describe('renderServerLog', () => {
   });
 
   it('shows "—" rather than a negative duration', () => {
-    const embed = renderServerLog(7, entry({ end: after(-60) }));
+    const embed = renderServerLog(7, entry({ end: plusSeconds(-60) }));
     expect(field(embed, 'Duration')).toBe('—');
     expect(field(embed, 'Ended')).toBe(`<t:${START_UNIX - 60}:f> (<t:${START_UNIX - 60}:R>)`);
   });
 
   it('formats short and long durations', () => {
-    expect(field(renderServerLog(1, entry({ end: after(12) })), 'Duration')).toBe('12 s');
-    expect(field(renderServerLog(1, entry({ end: after(2 * 3600 + 3 * 60) })), 'Duration')).toBe('2 h 3 min');
+    expect(field(renderServerLog(1, entry({ end: plusSeconds(12) })), 'Duration')).toBe('12 s');
+    expect(field(renderServerLog(1, entry({ end: plusSeconds(2 * 3600 + 3 * 60) })), 'Duration')).toBe(
+      '2 h 3 min',
+    );
     expect(field(renderServerLog(1, entry({ end: START })), 'Duration')).toBe('0 s');
   });
 

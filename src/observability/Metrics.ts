@@ -1,0 +1,76 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { CommandOutcome } from '../discord/describeError.js';
+import type { RouterObserver } from '../discord/InteractionRouter.js';
+import type { AttemptEvent } from '../hosting/HostingClient.js';
+
+/** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
+export class Metrics implements RouterObserver {
+  readonly registry = new Registry();
+  readonly #commands = new Counter({
+    name: 'hostops_commands_total',
+    help: 'Commands by name and outcome',
+    labelNames: ['command', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #ackSeconds = new Histogram({
+    name: 'hostops_command_ack_seconds',
+    help: 'Time from receiving an interaction to Discord accepting the first response',
+    labelNames: ['command'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3],
+    registers: [this.registry],
+  });
+  readonly #commandSeconds = new Histogram({
+    name: 'hostops_command_duration_seconds',
+    help: 'Time from receiving a command to its end state',
+    labelNames: ['command', 'outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [this.registry],
+  });
+  readonly #apiCalls = new Counter({
+    name: 'hostops_api_requests_total',
+    help: 'Hosting API attempts by operation and HTTP status (or error kind when no answer came)',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly #apiSeconds = new Histogram({
+    name: 'hostops_api_request_duration_seconds',
+    help: 'Hosting API attempt latency',
+    labelNames: ['operation'] as const,
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [this.registry],
+  });
+  readonly #apiRetries = new Counter({
+    name: 'hostops_api_retries_total',
+    help: 'Hosting API attempts that are being retried',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+  readonly #gatewayReconnects = new Counter({
+    name: 'hostops_gateway_reconnects_total',
+    help: 'Times the Discord gateway connection was lost and re-established or resumed',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  acknowledged(command: string, ms: number): void {
+    this.#ackSeconds.observe({ command }, ms / 1000);
+  }
+
+  finished(command: string, outcome: CommandOutcome, ms: number): void {
+    this.#commands.inc({ command, outcome });
+    this.#commandSeconds.observe({ command, outcome }, ms / 1000);
+  }
+
+  apiAttempt(event: AttemptEvent): void {
+    this.#apiCalls.inc({ operation: event.operation, status: String(event.outcome) });
+    this.#apiSeconds.observe({ operation: event.operation }, event.durationMs / 1000);
+    if (event.willRetry) this.#apiRetries.inc({ operation: event.operation });
+  }
+
+  gatewayReconnected(): void {
+    this.#gatewayReconnects.inc();
+  }
+}

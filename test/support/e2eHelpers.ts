@@ -1,0 +1,325 @@
+// Small, typed helpers for the end-to-end suite in test/e2e: reading what the bot sent to the fake Discord,
+// driving confirmation prompts, and a few cross-cutting assertions.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type APIInteraction, GatewayDispatchEvents, GatewayOpcodes } from 'discord.js';
+import { expect } from 'vitest';
+import type { DispatchedInteraction, InteractionOptions, RecordedRequest } from './FakeDiscord.js';
+import type { OperationName, Reply } from './FakeHostingApi.js';
+import { randomToken, snowflake } from './fakeDiscordPayloads.js';
+import { ROLES, type TestBot } from './startTestBot.js';
+
+export type Json = Record<string, unknown>;
+
+export const EPHEMERAL = 64;
+export const CallbackType = {
+  reply: 4,
+  defer: 5,
+  update: 7,
+  modal: 9,
+} as const;
+
+export function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function rec(value: unknown, what = 'value'): Json {
+  if (!isRecord(value)) throw new Error(`${what} is not an object: ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function arr(value: unknown, what = 'value'): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${what} is not an array: ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function str(value: unknown, what = 'value'): string {
+  if (typeof value !== 'string') throw new Error(`${what} is not a string: ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Walks objects and arrays: `dig(body, 'data', 'components', 0)`; undefined when the path is missing. */
+export function dig(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof key === 'number') {
+      if (!Array.isArray(current)) return undefined;
+      current = current[key];
+    } else {
+      if (!isRecord(current)) return undefined;
+      current = current[key];
+    }
+  }
+  return current;
+}
+
+export function embedsOf(body: Json): Json[] {
+  return Array.isArray(body.embeds) ? body.embeds.filter(isRecord) : [];
+}
+
+/** All the text a message shows: content, and every embed's title, description, fields and footer. */
+export function textOf(body: Json): string {
+  const parts: string[] = [];
+  if (typeof body.content === 'string') parts.push(body.content);
+  for (const embed of embedsOf(body)) {
+    for (const key of ['title', 'description']) {
+      const value = embed[key];
+      if (typeof value === 'string') parts.push(value);
+    }
+    for (const field of Array.isArray(embed.fields) ? embed.fields.filter(isRecord) : []) {
+      parts.push(`${String(field.name)}: ${String(field.value)}`);
+    }
+    const footer = dig(embed, 'footer', 'text');
+    if (typeof footer === 'string') parts.push(footer);
+    const author = dig(embed, 'author', 'name');
+    if (typeof author === 'string') parts.push(author);
+  }
+  return parts.join('\n');
+}
+
+export function fieldValue(embed: Json, name: string): string {
+  const fields = Array.isArray(embed.fields) ? embed.fields.filter(isRecord) : [];
+  const field = fields.find((f) => f.name === name);
+  if (field === undefined) {
+    throw new Error(`no field "${name}" in ${JSON.stringify(fields.map((f) => f.name))}`);
+  }
+  return str(field.value, `field ${name}`);
+}
+
+export function isEphemeral(body: Json): boolean {
+  return typeof body.flags === 'number' && (body.flags & EPHEMERAL) !== 0;
+}
+
+/**
+ * The message body a Discord request carries, if any: `data` of an interaction callback that creates or
+ * updates a message (types 4 and 7), or the body of a webhook/channel message create or edit.
+ */
+export function messageBody(r: RecordedRequest): Json | undefined {
+  if (r.path.startsWith('/interactions/') && r.path.endsWith('/callback')) {
+    const body = rec(r.body, 'callback body');
+    return body.type === CallbackType.reply || body.type === CallbackType.update
+      ? rec(body.data, 'callback data')
+      : undefined;
+  }
+  const isWebhook = r.path.startsWith('/webhooks/');
+  const isChannelMessage = /^\/channels\/\d+\/messages/.test(r.path);
+  if ((isWebhook || isChannelMessage) && (r.method === 'POST' || r.method === 'PATCH')) {
+    return isRecord(r.body) ? r.body : undefined;
+  }
+  return undefined;
+}
+
+/** Every message body the bot sent for these interactions (or, without any, in the whole run). */
+export function messageBodies(t: TestBot, ...interactions: DispatchedInteraction[]): Json[] {
+  const requests =
+    interactions.length === 0 ? t.discord.requests : interactions.flatMap((i) => t.discord.requestsFor(i));
+  return requests.map(messageBody).filter((b): b is Json => b !== undefined);
+}
+
+export interface Callback {
+  type: number;
+  data: Json;
+  request: RecordedRequest;
+}
+
+/** The interaction callback (first request of an interaction). */
+export async function callbackOf(t: TestBot, i: DispatchedInteraction, timeoutMs?: number): Promise<Callback> {
+  const request = await t.nth(i, 0, timeoutMs);
+  expect(request.method).toBe('POST');
+  expect(request.path).toBe(`/interactions/${i.id}/${i.token}/callback`);
+  const body = rec(request.body, 'callback body');
+  return { type: Number(body.type), data: isRecord(body.data) ? body.data : {}, request };
+}
+
+/** Asserts the interaction was answered at once with an ephemeral message, and returns its text. */
+export async function ephemeralReply(t: TestBot, i: DispatchedInteraction): Promise<string> {
+  const cb = await callbackOf(t, i);
+  expect(cb.type, `expected an immediate reply, got ${JSON.stringify(cb.request.body)}`).toBe(
+    CallbackType.reply,
+  );
+  expect(isEphemeral(cb.data), 'reply must be ephemeral (flag 64)').toBe(true);
+  return textOf(cb.data);
+}
+
+/** For a read command: a public deferral, then the answer as an edit of @original. */
+export async function deferredAnswer(
+  t: TestBot,
+  i: DispatchedInteraction,
+  timeoutMs?: number,
+): Promise<{ ack: RecordedRequest; edit: RecordedRequest; body: Json }> {
+  const ack = await t.nth(i, 0, timeoutMs);
+  expect(rec(ack.body).type).toBe(CallbackType.defer);
+  const edit = await t.nth(i, 1, timeoutMs);
+  expect(edit.method).toBe('PATCH');
+  expect(edit.path).toBe(`/webhooks/${t.discord.applicationId}/${i.token}/messages/@original`);
+  return { ack, edit, body: rec(edit.body) };
+}
+
+export interface Prompt {
+  interaction: DispatchedInteraction;
+  body: Json;
+  embed: Json;
+  messageId: string;
+  confirmId: string;
+  cancelId: string;
+  ownerId: string;
+  ownerRoles: string[];
+}
+
+/** Waits for the ephemeral confirmation prompt of an interaction (a command or a modal submit). */
+export async function promptOf(
+  t: TestBot,
+  i: DispatchedInteraction,
+  owner: { userId?: string; roles?: string[] } = {},
+): Promise<Prompt> {
+  const cb = await callbackOf(t, i);
+  expect(cb.type, `expected a prompt, got ${JSON.stringify(cb.request.body)}`).toBe(CallbackType.reply);
+  expect(isEphemeral(cb.data), 'the prompt must be ephemeral').toBe(true);
+  const buttons = arr(dig(cb.data, 'components', 0, 'components'), 'prompt buttons').map((b) => rec(b));
+  const confirm = buttons.find((b) => b.label === 'Confirm');
+  const cancel = buttons.find((b) => b.label === 'Cancel');
+  if (!confirm || !cancel) throw new Error(`prompt without Confirm/Cancel: ${JSON.stringify(buttons)}`);
+  const message = t.discord.originalMessage(i);
+  if (!message) throw new Error('the fake knows no message behind the prompt');
+  const [embed] = embedsOf(cb.data);
+  return {
+    interaction: i,
+    body: cb.data,
+    embed: embed ?? {},
+    messageId: message.id,
+    confirmId: str(confirm.custom_id),
+    cancelId: str(cancel.custom_id),
+    ownerId: owner.userId ?? t.discord.userId,
+    ownerRoles: owner.roles ?? [ROLES.operator],
+  };
+}
+
+/** Dispatches a command (operator unless roles say otherwise) and waits for its prompt. */
+export async function openPrompt(t: TestBot, options: InteractionOptions): Promise<Prompt> {
+  const roles = options.roles ?? [ROLES.operator];
+  const i = t.command({ ...options, roles });
+  return promptOf(t, i, { ...(options.userId === undefined ? {} : { userId: options.userId }), roles });
+}
+
+/** Presses a prompt's button, as its owner unless told otherwise. */
+export function press(
+  t: TestBot,
+  prompt: Prompt,
+  button: 'confirm' | 'cancel',
+  as: { userId?: string; roles?: string[] } = {},
+): DispatchedInteraction {
+  return t.discord.dispatchComponent({
+    customId: button === 'confirm' ? prompt.confirmId : prompt.cancelId,
+    message: { id: prompt.messageId },
+    userId: as.userId ?? prompt.ownerId,
+    roles: as.roles ?? prompt.ownerRoles,
+  });
+}
+
+export interface Confirmed {
+  click: DispatchedInteraction;
+  /** The type 7 update of the prompt ("Sending…"). */
+  update: Json;
+  /** The edit of the (ephemeral) prompt with the outcome, seen only by the invoker. */
+  privateEdit: Json;
+  /** The follow-up posted in the channel. */
+  publicRecord: Json;
+}
+
+/** Presses Confirm and waits for the three answers a successful change produces. */
+export async function confirmAndWait(t: TestBot, prompt: Prompt): Promise<Confirmed> {
+  const click = press(t, prompt, 'confirm');
+  const cb = await callbackOf(t, click);
+  expect(cb.type, `expected the prompt to be updated, got ${JSON.stringify(cb.request.body)}`).toBe(
+    CallbackType.update,
+  );
+  const edit = await t.nth(click, 1);
+  expect(edit.method).toBe('PATCH');
+  expect(edit.path).toBe(`/webhooks/${t.discord.applicationId}/${click.token}/messages/@original`);
+  const follow = await t.nth(click, 2);
+  expect(follow.method).toBe('POST');
+  expect(follow.path).toBe(`/webhooks/${t.discord.applicationId}/${click.token}`);
+  return { click, update: cb.data, privateEdit: rec(edit.body), publicRecord: rec(follow.body) };
+}
+
+/** Gives the bot a moment to do anything it should not (call the API, send another message). */
+export function settle(ms = 150): Promise<void> {
+  return sleep(ms);
+}
+
+export async function waitUntil(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 5_000,
+  stepMs = 5,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+/** The query the hosting API received, as a plain object (exact keys and values). */
+export function queryOf(t: TestBot, operation: OperationName): Record<string, string>[] {
+  return t.api.requestsFor(operation).map((r) => Object.fromEntries(r.query));
+}
+
+/**
+ * Replaces an operation's responder with one that holds each request for `holdMs` and records how many
+ * were in flight at once.
+ */
+export function trackConcurrency(
+  t: TestBot,
+  operation: OperationName,
+  holdMs: number,
+  reply: (param: string) => Reply,
+): { readonly max: number; readonly current: number } {
+  const state = { max: 0, current: 0 };
+  t.api.respond(operation, async (request) => {
+    state.current += 1;
+    state.max = Math.max(state.max, state.current);
+    await sleep(holdMs);
+    state.current -= 1;
+    return reply(request.param ?? '');
+  });
+  return state;
+}
+
+/**
+ * Feeds a hand-made INTERACTION_CREATE into the bot's gateway pipeline (the same handler real gateway
+ * packets go through). For payloads FakeDiscord cannot produce, e.g. a user-install invocation. The fake
+ * does not know these interactions, so it answers their callbacks 404, but still records them.
+ */
+export function injectInteraction(
+  t: TestBot,
+  template: APIInteraction,
+  patch: Record<string, unknown>,
+): DispatchedInteraction {
+  const payload = { ...template, id: snowflake(), token: randomToken('fake-itoken.'), ...patch };
+  const manager = rec(t.bot.client.ws, 'client.ws')._ws;
+  const emitter = manager as { emit?: unknown } | undefined;
+  if (typeof emitter?.emit !== 'function') throw new Error('discord.js internals changed: no client.ws._ws');
+  const dispatchedAt = performance.now();
+  emitter.emit.call(manager, 'dispatch', {
+    shardId: 0,
+    data: { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.InteractionCreate, s: 0, d: payload },
+  });
+  return { id: payload.id, token: payload.token, dispatchedAt, payload: payload as APIInteraction };
+}
+
+/** Strips inline code and code blocks: mentions and markdown inside them render literally. */
+export function outsideCode(text: string): string {
+  return text.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
+}
+
+/** Neither the hosting token nor the Discord token may appear in a log line or anything sent to Discord. */
+export function expectNoTokensLeaked(t: TestBot): void {
+  const discordBodies = t.discord.requests.map((r) => JSON.stringify(r.body ?? '')).join('\n');
+  for (const [name, secret] of [
+    ['hosting token', t.api.token],
+    ['discord token', t.discord.token],
+  ] as const) {
+    expect(t.logs.text.includes(secret), `${name} found in the logs`).toBe(false);
+    expect(discordBodies.includes(secret), `${name} found in a Discord request body`).toBe(false);
+  }
+}
