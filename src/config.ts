@@ -54,53 +54,56 @@ export const deployConfigSchema = z
   .object(discordShape)
   .transform((env) => ({ discord: discordOf(env), logLevel: env.LOG_LEVEL }));
 
-export const configSchema = z
-  .object({
-    ...discordShape,
-    VIEWER_ROLE_IDS: optional(snowflakeList).default([]),
-    OPERATOR_ROLE_IDS: optional(snowflakeList).default([]),
-    ADMIN_ROLE_IDS: optional(snowflakeList).default([]),
-    OPS_CHANNEL_IDS: optional(snowflakeList).default([]),
-    DEFAULT_OWNER_C: optional(z.string()),
-    DEFAULT_ADMIN_C: optional(z.string()),
-    DEFAULT_TECH_C: optional(z.string()),
-    DEFAULT_ZONE_C: optional(z.string()),
-    // Discord interaction tokens live 15 minutes; the prompt must be editable until it expires.
-    CONFIRM_TIMEOUT_S: optional(integer(10, 840)).default(120),
-    HTTP_PORT: optional(integer(0, 65_535)).default(8080),
-    HTTP_HOST: optional(z.string()).default('0.0.0.0'),
-    // Below Docker's 10-second kill, leaving room to close connections and flush logs.
-    SHUTDOWN_GRACE_MS: optional(integer(0, 60_000)).default(8000),
-    HOSTING_API_URL: required(httpUrl),
-    HOSTING_API_TOKEN: required(z.string()),
-    HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
-    HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
-  })
-  .transform((env) => ({
-    discord: discordOf(env),
-    access: {
-      viewerRoleIds: env.VIEWER_ROLE_IDS,
-      operatorRoleIds: env.OPERATOR_ROLE_IDS,
-      adminRoleIds: env.ADMIN_ROLE_IDS,
-      channelIds: env.OPS_CHANNEL_IDS,
-    },
-    contactDefaults: {
-      owner: env.DEFAULT_OWNER_C,
-      admin: env.DEFAULT_ADMIN_C,
-      tech: env.DEFAULT_TECH_C,
-      zone: env.DEFAULT_ZONE_C,
-    },
-    confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
-    http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
-    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-    hosting: {
-      baseUrl: env.HOSTING_API_URL,
-      token: env.HOSTING_API_TOKEN,
-      timeoutMs: env.HOSTING_API_TIMEOUT_MS,
-      timeZone: env.HOSTING_API_TIMEZONE,
-    },
-    logLevel: env.LOG_LEVEL,
-  }));
+const environmentSchema = z.object({
+  ...discordShape,
+  VIEWER_ROLE_IDS: optional(snowflakeList).default([]),
+  OPERATOR_ROLE_IDS: optional(snowflakeList).default([]),
+  ADMIN_ROLE_IDS: optional(snowflakeList).default([]),
+  OPS_CHANNEL_IDS: optional(snowflakeList).default([]),
+  DEFAULT_OWNER_C: optional(z.string()),
+  DEFAULT_ADMIN_C: optional(z.string()),
+  DEFAULT_TECH_C: optional(z.string()),
+  DEFAULT_ZONE_C: optional(z.string()),
+  // Discord interaction tokens live 15 minutes; the prompt must be editable until it expires.
+  CONFIRM_TIMEOUT_S: optional(integer(10, 840)).default(120),
+  HTTP_PORT: optional(integer(0, 65_535)).default(8080),
+  HTTP_HOST: optional(z.string()).default('0.0.0.0'),
+  // Below Docker's 10-second kill, leaving room to close connections and flush logs.
+  SHUTDOWN_GRACE_MS: optional(integer(0, 60_000)).default(8000),
+  HOSTING_API_URL: required(httpUrl),
+  HOSTING_API_TOKEN: required(z.string()),
+  HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
+  HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
+});
+
+/** Every variable HostOps reads; the README table and .env.example must list exactly these. */
+export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
+
+export const configSchema = environmentSchema.transform((env) => ({
+  discord: discordOf(env),
+  access: {
+    viewerRoleIds: env.VIEWER_ROLE_IDS,
+    operatorRoleIds: env.OPERATOR_ROLE_IDS,
+    adminRoleIds: env.ADMIN_ROLE_IDS,
+    channelIds: env.OPS_CHANNEL_IDS,
+  },
+  contactDefaults: {
+    owner: env.DEFAULT_OWNER_C,
+    admin: env.DEFAULT_ADMIN_C,
+    tech: env.DEFAULT_TECH_C,
+    zone: env.DEFAULT_ZONE_C,
+  },
+  confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
+  http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+  shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+  hosting: {
+    baseUrl: env.HOSTING_API_URL,
+    token: env.HOSTING_API_TOKEN,
+    timeoutMs: env.HOSTING_API_TIMEOUT_MS,
+    timeZone: env.HOSTING_API_TIMEZONE,
+  },
+  logLevel: env.LOG_LEVEL,
+}));
 
 export type Config = z.output<typeof configSchema>;
 export type DeployConfig = z.output<typeof deployConfigSchema>;

@@ -88,13 +88,15 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({ message }, 'discord client warning'));
   client.on(Events.ShardDisconnect, (event: CloseEvent) => {
+    if (health.gateway === 'stopping') return;
+    health.gateway = 'reconnecting';
     const reason = FATAL_CLOSE_CODES.get(event.code);
-    if (health.gateway !== 'stopping') health.gateway = 'reconnecting';
     if (reason) declareFatal(`Discord closed the gateway: ${reason}`);
     else logger.warn({ code: event.code }, 'gateway disconnected');
   });
   client.on(Events.ShardReconnecting, () => {
-    if (health.gateway !== 'stopping') health.gateway = 'reconnecting';
+    if (health.gateway === 'stopping') return;
+    health.gateway = 'reconnecting';
     logger.warn('gateway connection lost, reconnecting');
   });
   const backOnline = (how: string) => {

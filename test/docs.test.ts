@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT_VARIABLES } from '../src/config.js';
+
+const root = join(import.meta.dirname, '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+describe('configuration is documented where operators look', () => {
+  it('.env.example lists exactly the variables the schema reads', () => {
+    const listed = [...read('.env.example').matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
+  });
+
+  it('the README table lists exactly the variables the schema reads', () => {
+    const listed = [...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
+  });
+
+  it('the README shows the CI test command', () => {
+    expect(read('README.md')).toContain('npm ci && npm test');
+    expect(read('.ci/run')).toContain('npm ci && npm test');
+  });
+});
