@@ -15,7 +15,11 @@ function exit(code: number): never {
 }
 
 installProcessGuards(logger, exit);
-const bot = await startBot({ config, logger, secrets });
+const bot = await startBot({ config, logger, secrets }).catch((error: unknown) => {
+  // e.g. the health port is taken: nothing has started that needs stopping.
+  logger.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  return exit(1);
+});
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
