@@ -1,15 +1,18 @@
 import {
   ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
-import type { ChangeRequest, CommandContext, CommandModule } from '../src/discord/CommandModule.js';
-import { read } from '../src/discord/CommandModule.js';
+import {
+  type ChangeRequest,
+  type CommandContext,
+  type CommandModule,
+  GUILD_ONLY,
+  read,
+} from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
@@ -57,8 +60,7 @@ const domainOption = (description: string) =>
 export const definition = {
   name: 'domain',
   description: 'Domain status, expiry, registration and DNS records',
-  contexts: [InteractionContextType.Guild],
-  integration_types: [ApplicationIntegrationType.GuildInstall],
+  ...GUILD_ONLY,
   options: [
     {
       type: ApplicationCommandOptionType.Subcommand,

@@ -1,19 +1,21 @@
 import {
   type APIApplicationCommandSubcommandOption,
   ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { channelAllowed, tierAllows } from '../src/discord/access.js';
-import type { CommandContext, CommandModule, ReplyBody } from '../src/discord/CommandModule.js';
+import {
+  type CommandContext,
+  type CommandModule,
+  GUILD_ONLY,
+  type ReplyBody,
+} from '../src/discord/CommandModule.js';
 import { Colour } from '../src/discord/render/colours.js';
 
 export const definition = {
   name: 'help',
   description: 'List HostOps commands and which of them you may run here',
-  contexts: [InteractionContextType.Guild],
-  integration_types: [ApplicationIntegrationType.GuildInstall],
+  ...GUILD_ONLY,
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 function respond({ commands, tier, config, interaction }: CommandContext): ReplyBody {

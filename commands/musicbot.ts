@@ -1,12 +1,10 @@
 import {
   ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import type { CommandModule } from '../src/discord/CommandModule.js';
+import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
@@ -18,8 +16,7 @@ import { parseUsername } from '../src/validation/parseUsername.js';
 export const definition = {
   name: 'musicbot',
   description: 'Music-bot customer accounts',
-  contexts: [InteractionContextType.Guild],
-  integration_types: [ApplicationIntegrationType.GuildInstall],
+  ...GUILD_ONLY,
   options: [
     {
       type: ApplicationCommandOptionType.Subcommand,

@@ -1,12 +1,10 @@
 import {
   ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import type { CommandModule } from '../src/discord/CommandModule.js';
+import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
@@ -15,8 +13,7 @@ import { parseIpAddress } from '../src/validation/parseIp.js';
 export const definition = {
   name: 'panel',
   description: 'Hosting-panel licenses',
-  contexts: [InteractionContextType.Guild],
-  integration_types: [ApplicationIntegrationType.GuildInstall],
+  ...GUILD_ONLY,
   options: [
     {
       type: ApplicationCommandOptionType.Subcommand,

@@ -1,51 +1,41 @@
 import {
   ApplicationCommandOptionType,
-  ApplicationIntegrationType,
-  InteractionContextType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import type { CommandModule } from '../src/discord/CommandModule.js';
-import { read } from '../src/discord/CommandModule.js';
+import { type CommandModule, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
 
+const serverIdOption = {
+  type: ApplicationCommandOptionType.Integer,
+  name: 'id',
+  description: 'Server id',
+  required: true,
+  min_value: 1,
+} as const;
+
 export const definition = {
   name: 'server',
   description: 'Server log entries and reverse DNS',
-  contexts: [InteractionContextType.Guild],
-  integration_types: [ApplicationIntegrationType.GuildInstall],
+  ...GUILD_ONLY,
   options: [
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'logs',
       description: 'Show the log entry of a server',
-      options: [
-        {
-          type: ApplicationCommandOptionType.Integer,
-          name: 'id',
-          description: 'Server id',
-          required: true,
-          min_value: 1,
-        },
-      ],
+      options: [serverIdOption],
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'rdns',
       description: 'Set the reverse DNS entry of a server IPv4 address',
       options: [
-        {
-          type: ApplicationCommandOptionType.Integer,
-          name: 'id',
-          description: 'Server id',
-          required: true,
-          min_value: 1,
-        },
+        serverIdOption,
         {
           type: ApplicationCommandOptionType.String,
           name: 'ip',

@@ -1,12 +1,22 @@
-import type {
-  APIEmbed,
-  ChatInputCommandInteraction,
-  RESTPostAPIChatInputApplicationCommandsJSONBody,
+import {
+  type APIEmbed,
+  ApplicationIntegrationType,
+  type ChatInputCommandInteraction,
+  InteractionContextType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Config } from '../config.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { Tier } from './access.js';
+
+/** Spread into every definition: guild installs only, never DMs or user installs. */
+export const GUILD_ONLY: Required<
+  Pick<RESTPostAPIChatInputApplicationCommandsJSONBody, 'contexts' | 'integration_types'>
+> = {
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+};
 
 /** What a handler may send back; mentions are always disabled by the client. */
 export interface ReplyBody {

@@ -1,4 +1,5 @@
 import type { InvalidValueError } from '../validation/InvalidValueError.js';
+import { escapeUserText } from './render/escapeUserText.js';
 
 /**
  * An error whose message is written for the person who ran the command. Handlers throw these; the
@@ -29,7 +30,8 @@ export class InvalidOptionError extends UserError {
     readonly problem: string,
     readonly expected: string,
   ) {
-    super(`\`${option}\`: ${problem}. Expected ${expected}.`);
+    // The problem quotes what the user typed: it must not ping anyone or break the markdown.
+    super(`\`${option}\`: ${escapeUserText(problem, 400)}. Expected ${expected}.`);
   }
 
   static from(option: string, error: InvalidValueError): InvalidOptionError {

@@ -196,24 +196,14 @@ export class HostingClient {
     return { type: raw.type, status: raw.status, start: raw.starttime, end: raw.endtime };
   }
 
-  async setReverseDns(input: SetReverseDnsInput, options?: CallOptions): Promise<void> {
-    await this.#call(
-      {
-        name: 'setReverseDns',
-        method: 'PUT',
-        pathTemplate: '/server/set/network/ipv4/rdns',
-        path: '/server/set/network/ipv4/rdns',
-        query: {
-          serverid: String(input.serverId),
-          ip: input.ip,
-          rdns: input.hostname,
-          validate: String(input.validate),
-        },
-        parse: (body) => acknowledgementSchema.safeParse(body),
-        emptyBodyOk: true,
-      },
-      options,
-    );
+  setReverseDns(input: SetReverseDnsInput, options?: CallOptions): Promise<void> {
+    const query = {
+      serverid: String(input.serverId),
+      ip: input.ip,
+      rdns: input.hostname,
+      validate: String(input.validate),
+    };
+    return this.#change('setReverseDns', 'PUT', '/server/set/network/ipv4/rdns', query, options);
   }
 
   async getDomainInfo(domain: string, options?: CallOptions): Promise<DomainInfo> {
@@ -255,62 +245,37 @@ export class HostingClient {
     );
   }
 
-  async bindPanelLicense(input: BindPanelLicenseInput, options?: CallOptions): Promise<void> {
-    await this.#call(
-      {
-        name: 'bindPanelLicense',
-        method: 'POST',
-        pathTemplate: '/panel/license/binding',
-        path: '/panel/license/binding',
-        query: { license: input.license, ip_address: input.ip },
-        parse: (body) => acknowledgementSchema.safeParse(body),
-        emptyBodyOk: true,
-      },
-      options,
-    );
+  bindPanelLicense(input: BindPanelLicenseInput, options?: CallOptions): Promise<void> {
+    const query = { license: input.license, ip_address: input.ip };
+    return this.#change('bindPanelLicense', 'POST', '/panel/license/binding', query, options);
   }
 
-  async createDomain(input: CreateDomainInput, options?: CallOptions): Promise<void> {
-    await this.#call(
-      {
-        name: 'createDomain',
-        method: 'POST',
-        pathTemplate: '/domain/create',
-        path: '/domain/create',
-        query: {
-          domain: input.domain,
-          ownerC: input.ownerC,
-          adminC: input.adminC,
-          techC: input.techC,
-          zoneC: input.zoneC,
-          ns1: input.ns1,
-          ns2: input.ns2,
-        },
-        parse: (body) => acknowledgementSchema.safeParse(body),
-        emptyBodyOk: true,
-      },
-      options,
-    );
+  createDomain(input: CreateDomainInput, options?: CallOptions): Promise<void> {
+    const { domain, ownerC, adminC, techC, zoneC, ns1, ns2 } = input;
+    const query = { domain, ownerC, adminC, techC, zoneC, ns1, ns2 };
+    return this.#change('createDomain', 'POST', '/domain/create', query, options);
   }
 
-  async submitDnsRecords(input: SubmitDnsRecordsInput, options?: CallOptions): Promise<void> {
-    await this.#call(
-      {
-        name: 'submitDnsRecords',
-        method: 'POST',
-        pathTemplate: '/domain/dns',
-        path: '/domain/dns',
-        query: { domain: input.domain, records: input.records },
-        parse: (body) => acknowledgementSchema.safeParse(body),
-        emptyBodyOk: true,
-      },
-      options,
-    );
+  submitDnsRecords(input: SubmitDnsRecordsInput, options?: CallOptions): Promise<void> {
+    const query = { domain: input.domain, records: input.records };
+    return this.#change('submitDnsRecords', 'POST', '/domain/dns', query, options);
   }
 
   /** Waits for requests in flight, then closes the connections; `force` aborts them instead. */
   close(force = false): Promise<void> {
     return force ? this.#pool.destroy() : this.#pool.close();
+  }
+
+  /** The changing operations: parameters in the query string, an (ignored) `{}` in return. */
+  async #change(
+    name: string,
+    method: 'PUT' | 'POST',
+    path: string,
+    query: Record<string, string>,
+    options: CallOptions | undefined,
+  ): Promise<void> {
+    const parse = (body: unknown) => acknowledgementSchema.safeParse(body);
+    await this.#call({ name, method, pathTemplate: path, path, query, parse, emptyBodyOk: true }, options);
   }
 
   async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
