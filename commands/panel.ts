@@ -59,7 +59,12 @@ export const panel: CommandModule = {
         return {
           title: 'Bind panel license',
           preview: [
-            { name: 'License', value: inlineCode(license.replaceAll('`', 'ˋ')), inline: true },
+            {
+              name: 'License',
+              value: inlineCode(license.replaceAll('`', 'ˋ')),
+              inline: true,
+              sensitive: true,
+            },
             { name: 'IP address', value: inlineCode(ip), inline: true },
           ],
           execute: async ({ hosting, correlationId }) => {

@@ -40,6 +40,14 @@ export interface CommandContext {
   commands: readonly CommandModule[];
 }
 
+export interface PreviewField {
+  name: string;
+  value: string;
+  inline?: boolean;
+  /** Shown to the invoker in the prompt, but kept out of log lines (e.g. a license key). */
+  sensitive?: boolean;
+}
+
 /**
  * A change that has been validated but not sent. The router shows `preview` to the invoker and calls
  * `execute` exactly once, only after they press Confirm.
@@ -48,7 +56,7 @@ export interface ChangeRequest {
   /** Short title, e.g. "Set reverse DNS". */
   title: string;
   /** Exactly what will be sent: one field per parameter (already escaped). */
-  preview: { name: string; value: string; inline?: boolean }[];
+  preview: PreviewField[];
   execute: (context: ChangeContext) => Promise<ChangeOutcome>;
 }
 

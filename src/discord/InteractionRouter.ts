@@ -377,7 +377,12 @@ export class InteractionRouter {
       this.#finish(invocation, 'failed');
       return;
     }
-    invocation.logger.info({ change: change.title, preview: change.preview }, 'change confirmed, sending');
+    // The audit line: who sent what (sensitive values named, not shown).
+    const sent = change.preview.map(({ name, value, sensitive }) => ({
+      name,
+      value: sensitive ? '[REDACTED]' : value,
+    }));
+    invocation.logger.info({ change: change.title, sent }, 'change confirmed, sending');
     this.#sending.set(nonce, { interaction, change, invocation });
     let outcome: ChangeOutcome;
     try {
@@ -495,7 +500,9 @@ function previewEmbed(change: ChangeRequest, color: number, status?: string): AP
   return {
     title: change.title,
     color,
-    fields: change.preview.slice(0, 25),
+    fields: change.preview
+      .slice(0, 25)
+      .map(({ name, value, inline }) => ({ name, value, inline: inline ?? false })),
     ...(status ? { description: status } : {}),
   };
 }

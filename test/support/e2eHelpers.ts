@@ -122,7 +122,11 @@ export interface Callback {
 }
 
 /** The interaction callback (first request of an interaction). */
-export async function callbackOf(t: TestBot, i: DispatchedInteraction, timeoutMs?: number): Promise<Callback> {
+export async function callbackOf(
+  t: TestBot,
+  i: DispatchedInteraction,
+  timeoutMs?: number,
+): Promise<Callback> {
   const request = await t.nth(i, 0, timeoutMs);
   expect(request.method).toBe('POST');
   expect(request.path).toBe(`/interactions/${i.id}/${i.token}/callback`);
@@ -163,6 +167,8 @@ export interface Prompt {
   cancelId: string;
   ownerId: string;
   ownerRoles: string[];
+  /** Where the prompt was shown; buttons are pressed there. */
+  channelId: string;
 }
 
 /** Waits for the ephemeral confirmation prompt of an interaction (a command or a modal submit). */
@@ -190,6 +196,7 @@ export async function promptOf(
     cancelId: str(cancel.custom_id),
     ownerId: owner.userId ?? t.discord.userId,
     ownerRoles: owner.roles ?? [ROLES.operator],
+    channelId: str(dig(i.payload, 'channel_id'), 'channel_id'),
   };
 }
 
@@ -205,13 +212,14 @@ export function press(
   t: TestBot,
   prompt: Prompt,
   button: 'confirm' | 'cancel',
-  as: { userId?: string; roles?: string[] } = {},
+  as: { userId?: string; roles?: string[]; channelId?: string } = {},
 ): DispatchedInteraction {
   return t.discord.dispatchComponent({
     customId: button === 'confirm' ? prompt.confirmId : prompt.cancelId,
     message: { id: prompt.messageId },
     userId: as.userId ?? prompt.ownerId,
     roles: as.roles ?? prompt.ownerRoles,
+    channelId: as.channelId ?? prompt.channelId,
   });
 }
 
