@@ -6,7 +6,6 @@ import {
   deferredAnswer,
   ephemeralReply,
   expectNoTokensLeaked,
-  injectInteraction,
   isEphemeral,
   openPrompt,
   press,
@@ -17,7 +16,6 @@ import {
   textOf,
 } from '../support/e2eHelpers.js';
 import type { InteractionOptions } from '../support/FakeDiscord.js';
-import { makeCommandOptions } from '../support/fakeDiscordPayloads.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
 const OPS = '300000000000000001';
@@ -76,21 +74,7 @@ describe('guild only', () => {
   });
 
   it('refuses a user-install invocation inside a guild', async () => {
-    // FakeDiscord always marks guild interactions as guild-installed (authorizing_integration_owners
-    // {"0": guild}) and has no option to change that, so the payload is patched and fed to the client's
-    // gateway handler directly. The fake does not know this interaction: its callback is answered 404,
-    // but recorded all the same.
-    const template = run({ commandName: 'help' });
-    await callbackOf(t, template);
-    const i = injectInteraction(t, template.payload, {
-      data: {
-        id: '400000000000000001',
-        name: 'domain',
-        type: 1,
-        options: makeCommandOptions({ domain: 'example.com' }, 'info', undefined),
-      },
-      authorizing_integration_owners: { '1': t.discord.userId },
-    });
+    const i = t.command({ ...info, userInstall: true });
     const cb = await callbackOf(t, i);
     expect(cb.type).toBe(CallbackType.reply);
     expect(isEphemeral(cb.data)).toBe(true);

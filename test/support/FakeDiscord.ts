@@ -101,6 +101,8 @@ export interface InteractionOptions {
   guildId?: string | null;
   channelId?: string;
   commandId?: string;
+  /** Invoked through a user install of the app rather than the guild's install. */
+  userInstall?: boolean;
 }
 
 export interface DispatchedInteraction {
@@ -418,7 +420,7 @@ export class FakeDiscord {
     const id = snowflake();
     const token = randomToken('fake-itoken.');
     const payload = makeChatInputInteraction(
-      { ...ctx.envelope, id, token },
+      { ...ctx.envelope, id, token, ...(opts.userInstall ? { userInstall: true } : {}) },
       {
         id: opts.commandId ?? command?.id ?? this.#unregisteredCommandId(opts.commandName),
         name: opts.commandName,

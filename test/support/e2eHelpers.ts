@@ -1,11 +1,9 @@
 // Small, typed helpers for the end-to-end suite in test/e2e: reading what the bot sent to the fake Discord,
 // driving confirmation prompts, and a few cross-cutting assertions.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type APIInteraction, GatewayDispatchEvents, GatewayOpcodes } from 'discord.js';
 import { expect } from 'vitest';
 import type { DispatchedInteraction, InteractionOptions, RecordedRequest } from './FakeDiscord.js';
 import type { OperationName, Reply } from './FakeHostingApi.js';
-import { randomToken, snowflake } from './fakeDiscordPayloads.js';
 import { ROLES, type TestBot } from './startTestBot.js';
 
 export type Json = Record<string, unknown>;
@@ -291,28 +289,6 @@ export function trackConcurrency(
     return reply(request.param ?? '');
   });
   return state;
-}
-
-/**
- * Feeds a hand-made INTERACTION_CREATE into the bot's gateway pipeline (the same handler real gateway
- * packets go through). For payloads FakeDiscord cannot produce, e.g. a user-install invocation. The fake
- * does not know these interactions, so it answers their callbacks 404, but still records them.
- */
-export function injectInteraction(
-  t: TestBot,
-  template: APIInteraction,
-  patch: Record<string, unknown>,
-): DispatchedInteraction {
-  const payload = { ...template, id: snowflake(), token: randomToken('fake-itoken.'), ...patch };
-  const manager = rec(t.bot.client.ws, 'client.ws')._ws;
-  const emitter = manager as { emit?: unknown } | undefined;
-  if (typeof emitter?.emit !== 'function') throw new Error('discord.js internals changed: no client.ws._ws');
-  const dispatchedAt = performance.now();
-  emitter.emit.call(manager, 'dispatch', {
-    shardId: 0,
-    data: { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.InteractionCreate, s: 0, d: payload },
-  });
-  return { id: payload.id, token: payload.token, dispatchedAt, payload: payload as APIInteraction };
 }
 
 /** Strips inline code and code blocks: mentions and markdown inside them render literally. */

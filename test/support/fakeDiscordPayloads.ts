@@ -463,6 +463,8 @@ export interface InteractionEnvelope {
   /** Present for bot-DM interactions. */
   user?: APIUser;
   channel: TextChannel | APIDMChannel;
+  /** Invoked through a user install of the app (in a guild that has not installed it) instead of a guild install. */
+  userInstall?: boolean;
 }
 
 /** The fields every interaction type shares, with the guild/DM split Discord applies. */
@@ -487,7 +489,7 @@ function envelope(e: InteractionEnvelope) {
       guild_locale: Locale.EnglishUS,
       member: e.guild.member,
       context: InteractionContextType.Guild,
-      authorizing_integration_owners: { '0': e.guild.id },
+      authorizing_integration_owners: e.userInstall ? { '1': e.guild.member.user.id } : { '0': e.guild.id },
     };
   }
   return {
