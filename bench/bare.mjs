@@ -1,0 +1,21 @@
+// Reference "bare": the smallest discord.js bot. Guilds intent, default caches, and every slash command is
+// answered at once with a fixed reply; no API call. The practical floor for this library.
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+
+const client = new Client({
+  intents: [GatewayIntentBits.Guilds],
+  rest: { api: process.env.DISCORD_API_URL },
+});
+
+client.on(Events.InteractionCreate, async (interaction) => {
+  if (!interaction.isChatInputCommand()) return;
+  try {
+    await interaction.reply('ok');
+  } catch (error) {
+    console.error(error);
+  }
+});
+
+client.login(process.env.DISCORD_TOKEN);
+// A clean exit on SIGTERM, so `--cpu-prof` can write its profile when the bench stops the process.
+process.once('SIGTERM', () => process.exit(0));

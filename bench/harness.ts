@@ -1,0 +1,422 @@
+// Spawning the bots as real processes against the fakes, dispatching interactions and reading back when
+// Discord (the fake) heard from the bot. All times are performance.now() in this process: the fake stamps
+// `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DispatchedInteraction, FakeDiscord } from '../test/support/FakeDiscord.js';
+import { FakeDiscord as FakeDiscordServer } from '../test/support/FakeDiscord.js';
+import { FakeHostingApi } from '../test/support/FakeHostingApi.js';
+
+export type BotKind = 'hostops' | 'naive' | 'bare';
+
+export const ROOT = join(import.meta.dirname, '..');
+export const TMP = join(ROOT, 'bench', '.tmp');
+
+const ENTRY: Record<BotKind, string> = {
+  // BENCH_HOSTOPS_ENTRY points at another build (e.g. a patched copy under bench/.tmp) to try a change.
+  hostops: process.env.BENCH_HOSTOPS_ENTRY ?? join(ROOT, 'dist', 'src', 'index.js'),
+  naive: join(ROOT, 'bench', 'naive.mjs'),
+  bare: join(ROOT, 'bench', 'bare.mjs'),
+};
+
+/** Snowflake-shaped role ids, as the config schema wants them. */
+export const ROLES = {
+  viewer: '300000000000000001',
+  operator: '300000000000000002',
+  admin: '300000000000000003',
+} as const;
+
+/** LOG_LEVEL for HostOps; `warn` by default (see the method notes in results.md). */
+export const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+
+export interface Stage {
+  discord: FakeDiscord;
+  api: FakeHostingApi;
+  stop(): Promise<void>;
+}
+
+export async function startStage(
+  guild: { memberCount?: number; channelCount?: number } = {},
+): Promise<Stage> {
+  const discord = await FakeDiscordServer.start({
+    guilds: [
+      {
+        ...guild,
+        roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })),
+      },
+    ],
+  });
+  const api = await FakeHostingApi.start();
+  return {
+    discord,
+    api,
+    async stop() {
+      await Promise.all([discord.stop(), api.stop()]);
+    },
+  };
+}
+
+export interface SpawnOptions {
+  /** `--inspect=127.0.0.1:0`; the DevTools URL is then read from stderr. */
+  inspect?: boolean;
+  /**
+   * Write a CPU profile with this name into bench/.tmp/profiles (needs a clean exit, which stop() gives).
+   * BENCH_CPU_PROF=hostops,naive,bare profiles every launch of those kinds.
+   */
+  cpuProfile?: string;
+  env?: Record<string, string>;
+}
+
+export interface BotProcess {
+  kind: BotKind;
+  pid: number;
+  /** performance.now() just before spawn(). */
+  spawnedAt: number;
+  child: ChildProcess;
+  /** Lines HostOps wrote to stdout (pino JSON), counted while draining the pipe. */
+  stdoutLines(): number;
+  stderrTail(): string;
+  /** ws:// DevTools URL; only with inspect. */
+  inspectorUrl(): Promise<string>;
+  exited(): boolean;
+  /** Resolves when the process has exited. */
+  exit: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}): BotProcess {
+  const cwd = join(TMP, 'cwd');
+  mkdirSync(cwd, { recursive: true });
+  const args: string[] = [];
+  if (options.inspect) args.push('--inspect=127.0.0.1:0');
+  const profiled = (process.env.BENCH_CPU_PROF ?? '').split(',').includes(kind);
+  const profileName = options.cpuProfile ?? (profiled ? `${kind}-${Date.now()}` : undefined);
+  if (profileName !== undefined) {
+    const dir = join(TMP, 'profiles');
+    mkdirSync(dir, { recursive: true });
+    args.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${profileName}.cpuprofile`);
+  }
+  args.push(ENTRY[kind]);
+  const { discord, api } = stage;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DISCORD_TOKEN: discord.token,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    HOSTING_API_URL: api.url,
+    HOSTING_API_TOKEN: api.token,
+    VIEWER_ROLE_IDS: ROLES.viewer,
+    OPERATOR_ROLE_IDS: ROLES.operator,
+    ADMIN_ROLE_IDS: ROLES.admin,
+    HTTP_PORT: '0',
+    SHUTDOWN_GRACE_MS: '0',
+    LOG_LEVEL,
+    ...options.env,
+  };
+  const spawnedAt = performance.now();
+  // An empty working directory, so no developer .env is loaded into the measured process.
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lines = 0;
+  let stderr = '';
+  let exited = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (const byte of chunk) if (byte === 10) lines++;
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-20_000);
+  });
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    });
+  });
+  return {
+    kind,
+    pid: child.pid ?? -1,
+    spawnedAt,
+    child,
+    stdoutLines: () => lines,
+    stderrTail: () => stderr.slice(-2000),
+    exited: () => exited,
+    exit,
+    async inspectorUrl() {
+      const deadline = performance.now() + 10_000;
+      for (;;) {
+        const match = /Debugger listening on (ws:\/\/\S+)/.exec(stderr);
+        if (match?.[1] !== undefined) return match[1];
+        if (exited || performance.now() > deadline)
+          throw new Error(`no inspector URL from ${kind}: ${stderr}`);
+        await sleep(10);
+      }
+    },
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const killed = await Promise.race([exit.then(() => true), sleep(5_000).then(() => false)]);
+      if (!killed) {
+        child.kill('SIGKILL');
+        await exit;
+      }
+    },
+  };
+}
+
+/** Resident set size of a process, from /proc/<pid>/status (VmRSS). */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (match?.[1] === undefined) throw new Error(`no VmRSS for ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+/** User + system CPU time a process has used so far, from /proc/<pid>/stat (10 ms resolution). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+/**
+ * What the fake received per interaction, read incrementally from `discord.requests`:
+ * the first callback (the acknowledgement), the first PATCH of `@original` and every follow-up.
+ */
+export class Tracker {
+  readonly ack = new Map<string, { at: number; type: number }>();
+  readonly original = new Map<string, number>();
+  /** Tokens whose PATCH @original carried embeds (a result) rather than only text (an error message). */
+  readonly originalWithEmbeds = new Set<string>();
+  readonly followups = new Map<string, number[]>();
+  readonly #discord: FakeDiscord;
+  #cursor: number;
+
+  constructor(discord: FakeDiscord) {
+    this.#discord = discord;
+    this.#cursor = discord.requests.length;
+  }
+
+  scan(): void {
+    const requests = this.#discord.requests;
+    for (; this.#cursor < requests.length; this.#cursor++) {
+      const r = requests[this.#cursor];
+      if (r === undefined) continue;
+      const parts = r.path.split('/');
+      if (parts[1] === 'interactions' && parts[4] === 'callback') {
+        const id = parts[2] ?? '';
+        if (!this.ack.has(id)) {
+          const type = (r.body as { type?: unknown } | undefined)?.type;
+          this.ack.set(id, { at: r.at, type: typeof type === 'number' ? type : -1 });
+        }
+      } else if (parts[1] === 'webhooks') {
+        const token = parts[3] ?? '';
+        if (r.method === 'PATCH' && parts[5] === '@original') {
+          if (!this.original.has(token)) {
+            this.original.set(token, r.at);
+            const embeds = (r.body as { embeds?: unknown } | undefined)?.embeds;
+            if (Array.isArray(embeds) && embeds.length > 0) this.originalWithEmbeds.add(token);
+          }
+        } else if (r.method === 'POST' && parts.length === 4) {
+          const list = this.followups.get(token) ?? [];
+          list.push(r.at);
+          this.followups.set(token, list);
+        }
+      }
+    }
+  }
+
+  ackAt(i: DispatchedInteraction): number | undefined {
+    return this.ack.get(i.id)?.at;
+  }
+
+  /** The answer with the result: PATCH @original after a defer, otherwise the reply callback itself. */
+  finalAt(i: DispatchedInteraction): number | undefined {
+    const ack = this.ack.get(i.id);
+    if (ack === undefined) return undefined;
+    return ack.type === 5 ? this.original.get(i.token) : ack.at;
+  }
+}
+
+export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) {
+      if (what === '') return false;
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await sleep(5);
+  }
+  return true;
+}
+
+export function domainInfo(stage: Stage, domain = 'example.com'): DispatchedInteraction {
+  return stage.discord.dispatchInteraction({
+    commandName: 'domain',
+    subcommand: 'info',
+    options: { domain },
+    roles: [ROLES.viewer],
+  });
+}
+
+export interface Ready {
+  /** performance.now() when the fake had sent READY and GUILD_CREATE (IDENTIFY handshake complete). */
+  handshakeAt: number;
+  /** performance.now() when the first callback for a probe interaction, dispatched at handshakeAt, arrived. */
+  readyAt: number;
+}
+
+/**
+ * Ready = the bot answers: a `/domain info` probe is dispatched the moment the gateway handshake is done
+ * (discord.js queues it until its guilds are in), and ready is when its first callback arrives. The probe's
+ * final answer is awaited too, so nothing of it is left over for the measurement that follows.
+ */
+export async function waitReady(stage: Stage, bot: BotProcess, tracker: Tracker): Promise<Ready> {
+  const deadline = performance.now() + 20_000;
+  await Promise.race([
+    stage.discord.waitForReady(20_000),
+    bot.exit.then(() => {
+      throw new Error(`${bot.kind} exited before ready: ${bot.stderrTail()}`);
+    }),
+  ]);
+  const handshakeAt = performance.now();
+  const probe = domainInfo(stage);
+  await waitUntil(
+    () => {
+      tracker.scan();
+      if (bot.exited()) throw new Error(`${bot.kind} exited: ${bot.stderrTail()}`);
+      return tracker.finalAt(probe) !== undefined;
+    },
+    Math.max(1, deadline - performance.now()),
+    `${bot.kind} to answer the ready probe`,
+  );
+  const readyAt = tracker.ackAt(probe) ?? Number.NaN;
+  return { handshakeAt, readyAt };
+}
+
+/** Sequential commands with no API delay, so lazily loaded code and JIT are warm before measuring. */
+export async function warmUp(stage: Stage, tracker: Tracker, count: number): Promise<void> {
+  const latency = stage.api.latencyMs;
+  stage.api.latencyMs = 0;
+  for (let n = 0; n < count; n++) {
+    const i = domainInfo(stage, `warm-${n}.example.com`);
+    await waitUntil(
+      () => {
+        tracker.scan();
+        return tracker.finalAt(i) !== undefined;
+      },
+      10_000,
+      'a warm-up answer',
+    );
+  }
+  stage.api.latencyMs = latency;
+}
+
+/** Dispatches `count` interactions at `rate` per second; returns them and the rate actually achieved. */
+export async function dispatchAtRate(
+  rate: number,
+  count: number,
+  make: (n: number) => DispatchedInteraction,
+): Promise<{ dispatched: DispatchedInteraction[]; achievedRate: number }> {
+  const dispatched: DispatchedInteraction[] = [];
+  const start = performance.now();
+  while (dispatched.length < count) {
+    const due = Math.min(count, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
+    while (dispatched.length < due) dispatched.push(make(dispatched.length));
+    if (dispatched.length >= count) break;
+    const nextAt = start + (dispatched.length * 1000) / rate;
+    await sleep(Math.max(0, nextAt - performance.now()));
+  }
+  const first = dispatched[0]?.dispatchedAt ?? start;
+  const last = dispatched[dispatched.length - 1]?.dispatchedAt ?? start;
+  const achievedRate = count > 1 ? ((count - 1) * 1000) / Math.max(1e-6, last - first) : rate;
+  return { dispatched, achievedRate };
+}
+
+/** Acknowledgement times (ms after dispatch) of those acknowledged; `missing` counts the rest. */
+export function ackTimes(
+  tracker: Tracker,
+  dispatched: readonly DispatchedInteraction[],
+): { times: number[]; missing: number } {
+  tracker.scan();
+  const times: number[] = [];
+  let missing = 0;
+  for (const i of dispatched) {
+    const at = tracker.ackAt(i);
+    if (at === undefined) missing++;
+    else times.push(at - i.dispatchedAt);
+  }
+  return { times, missing };
+}
+
+export async function waitForAcks(
+  tracker: Tracker,
+  dispatched: readonly DispatchedInteraction[],
+  timeoutMs: number,
+): Promise<void> {
+  await waitUntil(
+    () => {
+      tracker.scan();
+      return dispatched.every((i) => tracker.ack.has(i.id));
+    },
+    timeoutMs,
+    '',
+  );
+}
+
+export interface Running {
+  kind: BotKind;
+  stage: Stage;
+  bot: BotProcess;
+  tracker: Tracker;
+  ready: Ready;
+  stop(): Promise<void>;
+}
+
+/** A fresh stage with a bot that is ready and warmed up; the caller stops it. */
+export async function launch(
+  kind: BotKind,
+  options: {
+    guild?: { memberCount?: number; channelCount?: number };
+    spawn?: SpawnOptions;
+    warmUp?: number;
+  } = {},
+): Promise<Running> {
+  const stage = await startStage(options.guild);
+  const tracker = new Tracker(stage.discord);
+  const bot = spawnBot(kind, stage, options.spawn);
+  const stop = async () => {
+    await bot.stop();
+    await stage.stop();
+  };
+  try {
+    const ready = await waitReady(stage, bot, tracker);
+    await warmUp(stage, tracker, options.warmUp ?? 0);
+    return { kind, stage, bot, tracker, ready, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs `fn` with a fresh stage and bot, always stopping both. */
+export async function withBot<T>(
+  kind: BotKind,
+  guild: { memberCount?: number; channelCount?: number },
+  options: SpawnOptions,
+  fn: (ctx: { stage: Stage; bot: BotProcess; tracker: Tracker; ready: Ready }) => Promise<T>,
+): Promise<T> {
+  const stage = await startStage(guild);
+  const tracker = new Tracker(stage.discord);
+  const bot = spawnBot(kind, stage, options);
+  try {
+    const ready = await waitReady(stage, bot, tracker);
+    return await fn({ stage, bot, tracker, ready });
+  } finally {
+    await bot.stop();
+    await stage.stop();
+  }
+}

@@ -1,0 +1,46 @@
+// 6. Cold start: spawn() → ready, median of 5 launches each, HostOps and bare alternating. Ready is the same
+// for both: a /domain info probe is dispatched the moment the fake has sent READY and GUILD_CREATE, and
+// ready is when its first callback arrives (the bot can take commands).
+import { type BotKind, spawnBot, startStage, Tracker, waitReady } from '../harness.js';
+import { type Metric, type MetricResult, ratioRow } from '../report.js';
+import { median, ms } from '../stats.js';
+
+const LAUNCHES = 5;
+
+async function launch(kind: BotKind): Promise<{ ready: number; handshake: number }> {
+  const stage = await startStage();
+  const tracker = new Tracker(stage.discord);
+  const bot = spawnBot(kind, stage);
+  try {
+    const { handshakeAt, readyAt } = await waitReady(stage, bot, tracker);
+    return { ready: readyAt - bot.spawnedAt, handshake: handshakeAt - bot.spawnedAt };
+  } finally {
+    await bot.stop();
+    await stage.stop();
+  }
+}
+
+export const coldStart: Metric = {
+  name: 'coldstart',
+  title: 'Cold start',
+  async run(): Promise<MetricResult> {
+    const runs: Record<'hostops' | 'bare', { ready: number; handshake: number }[]> = {
+      hostops: [],
+      bare: [],
+    };
+    for (let n = 0; n < LAUNCHES; n++) {
+      for (const kind of ['hostops', 'bare'] as const) runs[kind].push(await launch(kind));
+    }
+    const list = (kind: 'hostops' | 'bare', key: 'ready' | 'handshake') =>
+      runs[kind].map((r) => ms(r[key])).join(', ');
+    const hostops = median(runs.hostops.map((r) => r.ready));
+    const bare = median(runs.bare.map((r) => r.ready));
+    return {
+      rows: [ratioRow(`Cold start, spawn → ready (median of ${LAUNCHES})`, hostops, bare, 1.3, ms, 'bare')],
+      details: [
+        `HostOps spawn → probe acknowledged: ${list('hostops', 'ready')}; spawn → READY sent: ${list('hostops', 'handshake')}`,
+        `bare spawn → probe acknowledged: ${list('bare', 'ready')}; spawn → READY sent: ${list('bare', 'handshake')}`,
+      ],
+    };
+  },
+};
