@@ -221,8 +221,14 @@ export class InteractionRouter {
           return;
         case 'read': {
           const input = subcommand.parse(context);
-          await this.#acknowledge(invocation, interaction.deferReply());
-          const result = await subcommand.run(context, input as never);
+          // The deferral goes out first; the API call starts while Discord is still accepting it, so
+          // the acknowledgement round trip does not add to the provider's latency. A read is safe to
+          // start even if the deferral then fails.
+          const deferred = interaction.deferReply();
+          const running = subcommand.run(context, input as never);
+          running.catch(() => {}); // awaited below, after the deferral settles
+          await this.#acknowledge(invocation, deferred);
+          const result = await running;
           const [first = { content: 'Nothing to show.' }, ...rest] = Array.isArray(result)
             ? result
             : [result];

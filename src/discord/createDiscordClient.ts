@@ -13,7 +13,14 @@ export function createDiscordClient({ apiUrl }: DiscordClientOptions): Client {
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
-    rest: { api: apiUrl },
+    rest: {
+      api: apiUrl,
+      // Interaction callbacks and webhook edits are exempt from Discord's global rate limit, and they
+      // are nearly all HostOps sends; discord.js would otherwise cap answers at 50 per second.
+      globalRequestsPerSecond: 500,
+      // One handler per answered interaction token; the default hourly sweep lets them pile up.
+      handlerSweepInterval: 60_000,
+    },
     // User input is echoed back: nothing HostOps sends may ping anyone.
     allowedMentions: { parse: [], repliedUser: false },
     makeCache: Options.cacheWithLimits({

@@ -522,7 +522,8 @@ function classifyTransportError(
   }
   const timedOut =
     name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-  const seconds = Math.round(timeoutMs / 1000);
+  // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
+  const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
   if (method === 'POST') {
     return {
       kind: 'outcome_unknown',

@@ -1,4 +1,9 @@
-import validator from 'validator';
+// Only the one validator we use: the whole library costs start-up time and memory for nothing.
+import isEmailModule from 'validator/lib/isEmail.js';
+
+// A CommonJS module: its default export arrives as `.default` under NodeNext typing and at run time alike.
+const isEmail = isEmailModule.default;
+
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteInput } from './quote.js';
 
@@ -20,7 +25,7 @@ export function parseEmail(input: string): string {
       EXPECTED,
     );
   }
-  if (!validator.isEmail(value))
+  if (!isEmail(value))
     throw new InvalidValueError(`${quoteInput(value)} is not a valid e-mail address`, EXPECTED);
   return value;
 }

@@ -158,10 +158,12 @@ describe('API errors become clear messages', () => {
     expect(isEphemeral(rec(rec(retry.body).data))).toBe(true);
     const logged = t.logs.entries().find((e) => e.cid === cid && e.level === 50);
     expect(logged?.msg).toBe('command failed unexpectedly');
-    expect(t.api.requests).toHaveLength(0);
+    // A read starts its lookup while the deferral is in flight (a read is safe to send); nothing more.
+    expect(t.api.requests.length).toBeLessThanOrEqual(1);
+    const before = t.api.requests.length;
 
     await deferredAnswer(t, t.command(info()));
-    expect(t.api.requests).toHaveLength(1);
+    expect(t.api.requests).toHaveLength(before + 1);
   });
 });
 
