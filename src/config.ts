@@ -74,6 +74,7 @@ const environmentSchema = z.object({
   HOSTING_API_TOKEN: required(z.string()),
   HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
   HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
+  HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -101,6 +102,7 @@ export const configSchema = environmentSchema.transform((env) => ({
     token: env.HOSTING_API_TOKEN,
     timeoutMs: env.HOSTING_API_TIMEOUT_MS,
     timeZone: env.HOSTING_API_TIMEZONE,
+    maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
   },
   logLevel: env.LOG_LEVEL,
 }));

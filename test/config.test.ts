@@ -25,6 +25,7 @@ describe('parseConfig', () => {
       token: 'tok-123456',
       timeoutMs: 15_000,
       timeZone: 'Europe/Berlin',
+      maxConnections: 10,
     });
     expect(config.logLevel).toBe('info');
     expect(config.discord).toEqual({
