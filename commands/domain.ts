@@ -16,6 +16,7 @@ import {
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
+import { codeSafe } from '../src/discord/render/escapeUserText.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
@@ -182,7 +183,7 @@ function register(context: CommandContext): ChangeRequest {
       { name: 'Name servers', value: `${inlineCode(ns1)}\n${inlineCode(ns2)}` },
       ...contacts.map((c) => ({
         name: c.label,
-        value: inlineCode(c.value.replaceAll('`', 'ˋ')),
+        value: inlineCode(codeSafe(c.value)),
         inline: true,
       })),
     ],
@@ -212,7 +213,7 @@ function register(context: CommandContext): ChangeRequest {
 /** One preview line per record, as the zone line it will become; backticks cannot close the code block. */
 function recordLine(record: DnsRecord): string {
   const prio = record.prio === undefined ? '' : ` ${record.prio}`;
-  return `${record.name} ${record.ttl} ${record.type}${prio} ${record.content}`.replaceAll('`', 'ˋ');
+  return codeSafe(`${record.name} ${record.ttl} ${record.type}${prio} ${record.content}`);
 }
 
 // Keeps the whole prompt well inside Discord's 6000-character embed budget.

@@ -7,6 +7,7 @@ import {
 import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
+import { codeSafe } from '../src/discord/render/escapeUserText.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { parseIpAddress } from '../src/validation/parseIp.js';
 
@@ -61,7 +62,7 @@ export const panel: CommandModule = {
           preview: [
             {
               name: 'License',
-              value: inlineCode(license.replaceAll('`', 'ˋ')),
+              value: inlineCode(codeSafe(license)),
               inline: true,
               sensitive: true,
             },
@@ -69,9 +70,9 @@ export const panel: CommandModule = {
           ],
           execute: async ({ hosting, correlationId }) => {
             await hosting.bindPanelLicense({ license, ip }, { correlationId });
-            const full = `panel license ${inlineCode(license.replaceAll('`', 'ˋ'))} → ${inlineCode(ip)}`;
+            const full = `panel license ${inlineCode(codeSafe(license))} → ${inlineCode(ip)}`;
             // License keys are paid credentials: the channel record shows only their tail.
-            const masked = `panel license ${inlineCode(`…${[...license].slice(-4).join('').replaceAll('`', 'ˋ')}`)} → ${inlineCode(ip)}`;
+            const masked = `panel license ${inlineCode(codeSafe(`…${[...license].slice(-4).join('')}`))} → ${inlineCode(ip)}`;
             return {
               private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
               public: { content: `🔑 ${userMention(actor)} bound ${masked}.` },

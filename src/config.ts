@@ -110,7 +110,6 @@ export const configSchema = environmentSchema.transform((env) => ({
 export type Config = z.output<typeof configSchema>;
 export type DeployConfig = z.output<typeof deployConfigSchema>;
 export type AccessConfig = Config['access'];
-export type ContactDefaults = Config['contactDefaults'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -115,3 +115,8 @@ export function escapeUserText(text: string, maxLength = 200, options: EscapeUse
   const result = build(low);
   return result.length <= maxLength ? result : ELLIPSIS;
 }
+
+/** Text that must stay literal inside code: a backtick would close the span, so it becomes a look-alike. */
+export function codeSafe(text: string): string {
+  return text.replaceAll('`', 'ˋ');
+}
