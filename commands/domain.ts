@@ -1,6 +1,5 @@
 import {
   ApplicationCommandOptionType,
-  inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
@@ -11,16 +10,19 @@ import {
   type CommandContext,
   type CommandModule,
   GUILD_ONLY,
+  type PreviewField,
   read,
 } from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
-import { codeSafe } from '../src/discord/render/escapeUserText.js';
+import { literal } from '../src/discord/render/literal.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
-import { type DnsRecord, encodeDnsRecords, parseDnsRecords } from '../src/validation/parseDnsRecords.js';
+import type { DnsRecord } from '../src/hosting/dnsRecords.js';
+import { cutText } from '../src/text/cutText.js';
+import { parseDnsRecords } from '../src/validation/parseDnsRecords.js';
 import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
 import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
@@ -151,8 +153,8 @@ function today({ now, config }: CommandContext): DateTime {
 
 function domainLabel(domain: ParsedDomain): string {
   return domain.unicode === domain.ascii
-    ? inlineCode(domain.ascii)
-    : `${inlineCode(domain.unicode)} (${inlineCode(domain.ascii)})`;
+    ? literal(domain.ascii)
+    : `${literal(domain.unicode)} (${literal(domain.ascii)})`;
 }
 
 function register(context: CommandContext): ChangeRequest {
@@ -180,10 +182,10 @@ function register(context: CommandContext): ChangeRequest {
     title: 'Register domain',
     preview: [
       { name: 'Domain', value: domainLabel(domain) },
-      { name: 'Name servers', value: `${inlineCode(ns1)}\n${inlineCode(ns2)}` },
+      { name: 'Name servers', value: `${literal(ns1)}\n${literal(ns2)}` },
       ...contacts.map((c) => ({
         name: c.label,
-        value: inlineCode(codeSafe(c.value)),
+        value: literal(c.value),
         inline: true,
       })),
     ],
@@ -198,69 +200,114 @@ function register(context: CommandContext): ChangeRequest {
             {
               title: 'Domain registration sent',
               color: Colour.success,
-              description: `${domainLabel(domain)} with ${inlineCode(ns1)}, ${inlineCode(ns2)}`,
+              description: `${domainLabel(domain)} with ${literal(ns1)}, ${literal(ns2)}`,
             },
           ],
         },
         public: {
-          content: `🌐 ${userMention(user.id)} registered ${domainLabel(domain)} (name servers ${inlineCode(ns1)}, ${inlineCode(ns2)}).`,
+          content: `🌐 ${userMention(user.id)} registered ${domainLabel(domain)} (name servers ${literal(ns1)}, ${literal(ns2)}).`,
         },
       };
     },
   };
 }
 
-/** One preview line per record, as the zone line it will become; backticks cannot close the code block. */
+/**
+ * One record as the zone line it stands for, every part as sent; TXT text is quoted (with `"` and `\`
+ * escaped) so spaces at its ends and quotes inside it show.
+ */
 function recordLine(record: DnsRecord): string {
   const prio = record.prio === undefined ? '' : ` ${record.prio}`;
-  return codeSafe(`${record.name} ${record.ttl} ${record.type}${prio} ${record.content}`);
+  const content = record.type === 'TXT' ? `"${record.content.replace(/["\\]/g, '\\$&')}"` : record.content;
+  return `${record.name} ${record.ttl} ${record.type}${prio} ${content}`;
 }
 
-// Keeps the whole prompt well inside Discord's 6000-character embed budget.
+// Keeps the whole prompt well inside Discord's 6000-character embed budget; a field holds 1024.
 const PREVIEW_BUDGET = 4500;
-const FIELD_BUDGET = 1000;
+const FIELD_BUDGET = 1024;
+const CODE_BLOCK_OVERHEAD = '```\n\n```'.length;
+const RECORDS_FILE = 'records.txt';
 
-function recordPreview(records: DnsRecord[]): { name: string; value: string }[] {
-  const fields: { name: string; value: string }[] = [];
-  let lines: string[] = [];
+/**
+ * The records as code blocks, each line whole. What does not fit (or cannot sit in a code block)
+ * is never cut silently: the prompt says how much is not shown and attaches every line in a file.
+ */
+function recordPreview(records: DnsRecord[]): Pick<ChangeRequest, 'preview' | 'files'> {
+  const lines = records.map(recordLine);
+  const preview: PreviewField[] = [];
+  let block: string[] = [];
+  let blockLength = CODE_BLOCK_OVERHEAD;
   let used = 0;
-  let shown = 0;
   const flush = () => {
-    if (lines.length === 0) return;
-    fields.push({
-      name: fields.length === 0 ? `Records (${records.length})` : '\u200b',
-      value: `\`\`\`\n${lines.join('\n')}\n\`\`\``,
+    if (block.length === 0) return;
+    preview.push({
+      name: preview.length === 0 ? `Records (${records.length})` : '\u200b',
+      value: `\`\`\`\n${block.join('\n')}\n\`\`\``,
     });
-    lines = [];
+    block = [];
+    blockLength = CODE_BLOCK_OVERHEAD;
   };
-  for (const record of records) {
-    const line = recordLine(record).slice(0, 300);
-    const blockLength = lines.reduce((n, l) => n + l.length + 1, 0) + line.length + 8;
-    if (used + line.length > PREVIEW_BUDGET) break;
-    if (blockLength > FIELD_BUDGET) flush();
-    lines.push(line);
+  let shown = 0;
+  for (const line of lines) {
+    const fits = line.length + CODE_BLOCK_OVERHEAD <= FIELD_BUDGET && used + line.length <= PREVIEW_BUDGET;
+    if (!fits || line.includes('```')) break;
+    if (blockLength + line.length + 1 > FIELD_BUDGET) flush();
+    block.push(line);
+    blockLength += line.length + 1;
     used += line.length + 1;
     shown++;
   }
   flush();
-  if (shown < records.length)
-    fields.push({
-      name: '\u200b',
-      value: `… and ${records.length - shown} more (all ${records.length} will be sent)`,
+  if (shown === lines.length) return { preview };
+  const rest = lines.slice(shown);
+  const characters = rest.reduce((sum, line) => sum + line.length, rest.length - 1);
+  const more = rest.length === 1 ? '1 more record' : `${rest.length} more records`;
+  preview.push({
+    name: shown === 0 ? `Records (${records.length})` : '\u200b',
+    value:
+      `… ${more} (${characters.toLocaleString('en-US')} characters) not shown here: all ${records.length} ` +
+      `are in the attached ${literal(RECORDS_FILE)}, exactly as they will be sent.`,
+  });
+  return { preview, files: [{ name: RECORDS_FILE, content: `${lines.join('\n')}\n` }] };
+}
+
+/** Every parameter travels in the query string: a request the provider would refuse is refused here. */
+function checkRequestSize({ hosting }: CommandContext, domain: ParsedDomain, records: DnsRecord[]): void {
+  const bytes = (count: number) =>
+    hosting.requestTargetBytes('submitDnsRecords', {
+      domain: domain.ascii,
+      records: records.slice(0, count),
     });
-  return fields;
+  const total = bytes(records.length);
+  const max = hosting.maxUrlBytes;
+  if (total <= max) return;
+  let fit = 0;
+  let tooMany = records.length;
+  while (tooMany - fit > 1) {
+    const middle = Math.floor((fit + tooMany) / 2);
+    if (bytes(middle) <= max) fit = middle;
+    else tooMany = middle;
+  }
+  const count = records.length === 1 ? 'this record makes' : `these ${records.length} records make`;
+  throw new InvalidOptionError(
+    'records',
+    `${count} a request of ${total.toLocaleString('en-US')} bytes; the provider takes at most ${max.toLocaleString('en-US')} (HOSTING_API_MAX_URL_BYTES)`,
+    fit === 0
+      ? 'shorter records: not even the first one fits in one request'
+      : `at most ${fit === 1 ? 'the first record' : `${fit} of these records`} in one request`,
+  );
 }
 
 function dnsChange(context: CommandContext, domain: ParsedDomain, records: DnsRecord[]): ChangeRequest {
+  checkRequestSize(context, domain, records);
   const actor = context.interaction.user.id;
+  const { preview, files } = recordPreview(records);
   return {
     title: 'Submit DNS records',
-    preview: [{ name: 'Domain', value: domainLabel(domain) }, ...recordPreview(records)],
+    preview: [{ name: 'Domain', value: domainLabel(domain) }, ...preview],
+    ...(files ? { files } : {}),
     execute: async ({ hosting, correlationId }) => {
-      await hosting.submitDnsRecords(
-        { domain: domain.ascii, records: encodeDnsRecords(records) },
-        { correlationId },
-      );
+      await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
       const counts = records.length === 1 ? '1 record' : `${records.length} records`;
       return {
         private: {
@@ -330,7 +377,7 @@ export const domain: CommandModule = {
         const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
         if (records) return dnsChange(context, name, records);
         return {
-          title: `DNS records for ${name.unicode}`.slice(0, 45),
+          title: cutText(`DNS records for ${name.unicode}`, 45),
           input: {
             label: 'Records: zone lines or a JSON array',
             placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',

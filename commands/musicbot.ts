@@ -8,6 +8,7 @@ import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js'
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
+import { literal } from '../src/discord/render/literal.js';
 import type { MusicBotUser } from '../src/hosting/HostingClient.js';
 import { parseEmail } from '../src/validation/parseEmail.js';
 import { formatBytes, parseStorageSize } from '../src/validation/parseStorageSize.js';
@@ -59,12 +60,18 @@ export const definition = {
 
 const size = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes (${formatBytes(bytes)})`;
 
-const accountFields = (user: Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>) => [
-  { name: 'User name', value: escapeUserText(user.username), inline: true },
-  { name: 'E-mail', value: escapeUserText(user.email), inline: true },
+type Account = Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>;
+
+const accountFields = (user: Account, show: (text: string) => string) => [
+  { name: 'User name', value: show(user.username), inline: true },
+  { name: 'E-mail', value: show(user.email), inline: true },
   { name: 'Storage', value: size(user.storage), inline: true },
   { name: 'Bots', value: String(user.bots), inline: true },
 ];
+// The prompt shows what will be sent, whole; the outcome shows what the provider echoed, which may
+// hold anything and so is escaped (a field holds 1024 characters).
+const exactly = literal;
+const asEchoed = (text: string) => escapeUserText(text, 1024);
 
 export const musicbot: CommandModule = {
   definition,
@@ -81,7 +88,7 @@ export const musicbot: CommandModule = {
         return {
           title: 'Create music-bot account',
           preview: [
-            ...accountFields({ username, email, storage, bots }),
+            ...accountFields({ username, email, storage, bots }, exactly),
             { name: 'Password', value: 'generated on confirm, shown only to you', inline: true },
           ],
           execute: async ({ hosting, correlationId, secrets }) => {
@@ -93,7 +100,10 @@ export const musicbot: CommandModule = {
                 { username, password, email, storage, bots },
                 { correlationId },
               );
-              const fields = [{ name: 'Id', value: String(user.id), inline: true }, ...accountFields(user)];
+              const fields = [
+                { name: 'Id', value: String(user.id), inline: true },
+                ...accountFields(user, asEchoed),
+              ];
               return {
                 private: {
                   embeds: [

@@ -1,13 +1,12 @@
 import {
   ApplicationCommandOptionType,
-  inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
 import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
-import { codeSafe } from '../src/discord/render/escapeUserText.js';
+import { literal } from '../src/discord/render/literal.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { parseIpAddress } from '../src/validation/parseIp.js';
 
@@ -62,17 +61,17 @@ export const panel: CommandModule = {
           preview: [
             {
               name: 'License',
-              value: inlineCode(codeSafe(license)),
+              value: literal(license),
               inline: true,
               sensitive: true,
             },
-            { name: 'IP address', value: inlineCode(ip), inline: true },
+            { name: 'IP address', value: literal(ip), inline: true },
           ],
           execute: async ({ hosting, correlationId }) => {
             await hosting.bindPanelLicense({ license, ip }, { correlationId });
-            const full = `panel license ${inlineCode(codeSafe(license))} → ${inlineCode(ip)}`;
+            const full = `panel license ${literal(license)} → ${literal(ip)}`;
             // License keys are paid credentials: the channel record shows only their tail.
-            const masked = `panel license ${inlineCode(codeSafe(`…${[...license].slice(-4).join('')}`))} → ${inlineCode(ip)}`;
+            const masked = `panel license ${literal(`…${[...license].slice(-4).join('')}`)} → ${literal(ip)}`;
             return {
               private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
               public: { content: `🔑 ${userMention(actor)} bound ${masked}.` },

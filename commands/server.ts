@@ -1,12 +1,12 @@
 import {
   ApplicationCommandOptionType,
-  inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
 import { type CommandModule, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
+import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
@@ -84,13 +84,13 @@ export const server: CommandModule = {
           title: 'Set reverse DNS',
           preview: [
             { name: 'Server id', value: String(serverId), inline: true },
-            { name: 'IP', value: inlineCode(ip), inline: true },
-            { name: 'Host name (rDNS)', value: inlineCode(hostname), inline: true },
+            { name: 'IP', value: literal(ip), inline: true },
+            { name: 'Host name (rDNS)', value: literal(hostname), inline: true },
             { name: 'Validate first', value: validate ? 'yes' : 'no', inline: true },
           ],
           execute: async ({ hosting, correlationId }) => {
             await hosting.setReverseDns({ serverId, ip, hostname, validate }, { correlationId });
-            const summary = `reverse DNS of ${inlineCode(ip)} (server ${serverId}) → ${inlineCode(hostname)}`;
+            const summary = `reverse DNS of ${literal(ip)} (server ${serverId}) → ${literal(hostname)}`;
             return {
               private: {
                 embeds: [{ title: 'Reverse DNS set', color: Colour.success, description: summary }],

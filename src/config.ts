@@ -75,6 +75,8 @@ const environmentSchema = z.object({
   HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
   HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
   HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
+  // Every parameter travels in the query string; 8 KiB is what common servers accept in a request line.
+  HOSTING_API_MAX_URL_BYTES: optional(integer(256, 1_048_576)).default(8192),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -103,6 +105,7 @@ export const configSchema = environmentSchema.transform((env) => ({
     timeoutMs: env.HOSTING_API_TIMEOUT_MS,
     timeZone: env.HOSTING_API_TIMEZONE,
     maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
+    maxUrlBytes: env.HOSTING_API_MAX_URL_BYTES,
   },
   logLevel: env.LOG_LEVEL,
 }));

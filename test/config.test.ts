@@ -26,6 +26,7 @@ describe('parseConfig', () => {
       timeoutMs: 15_000,
       timeZone: 'Europe/Berlin',
       maxConnections: 10,
+      maxUrlBytes: 8192,
     });
     expect(config.logLevel).toBe('info');
     expect(config.discord).toEqual({

@@ -52,11 +52,19 @@ export interface PreviewField {
  * A change that has been validated but not sent. The router shows `preview` to the invoker and calls
  * `execute` exactly once, only after they press Confirm.
  */
+/** A text file attached to the prompt, for what a field cannot hold in full. */
+export interface PreviewFile {
+  name: string;
+  content: string;
+}
+
 export interface ChangeRequest {
   /** Short title, e.g. "Set reverse DNS". */
   title: string;
   /** Exactly what will be sent: one field per parameter (already escaped). */
   preview: PreviewField[];
+  /** Attached to the prompt when the preview cannot show everything; the preview says so. */
+  files?: PreviewFile[];
   execute: (context: ChangeContext) => Promise<ChangeOutcome>;
 }
 

@@ -20,6 +20,7 @@ import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
+import { cutText } from '../text/cutText.js';
 import { checkGates, type Tier } from './access.js';
 import type {
   ChangeOutcome,
@@ -77,6 +78,7 @@ interface PendingModal {
 const CUSTOM_ID = /^hostops:(confirm|cancel|modal):([\w-]+)$/;
 // Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
 const MODAL_TTL_MS = 14 * 60_000;
+const FIELD_LIMIT = 1024;
 const RESTARTING = 'HostOps is restarting; try again in a minute.';
 
 /**
@@ -100,7 +102,7 @@ export class InteractionRouter {
     this.#deps = deps;
     for (const module of deps.commands) {
       for (const [name, subcommand] of Object.entries(module.subcommands)) {
-        this.#subcommands.set(commandKey(module.definition.name, name), subcommand);
+        this.#subcommands.set(commandLabel(module.definition.name, name), subcommand);
       }
     }
     this.#changes = new PendingStore(deps.config.confirmTimeoutMs, (entry) =>
@@ -184,8 +186,13 @@ export class InteractionRouter {
   }
 
   async #command(interaction: ChatInputCommandInteraction): Promise<void> {
-    const subcommandName = interaction.options.getSubcommand(false) ?? '';
-    const label = `/${interaction.commandName}${subcommandName ? ` ${subcommandName}` : ''}`;
+    // The whole path: `/domain admin info` is not `/domain info`.
+    const path = [
+      interaction.commandName,
+      interaction.options.getSubcommandGroup(false),
+      interaction.options.getSubcommand(false),
+    ].filter((part): part is string => Boolean(part));
+    const label = `/${path.join(' ')}`;
     const correlationId = newCorrelationId();
     const scope = handlerScope.getStore();
     if (scope) Object.assign(scope, { correlationId, command: label });
@@ -204,7 +211,7 @@ export class InteractionRouter {
     };
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
-      const subcommand = this.#subcommands.get(commandKey(interaction.commandName, subcommandName));
+      const subcommand = this.#subcommands.get(label);
       if (!subcommand) {
         throw new UserError(
           `\`${label}\` is not a command this version of HostOps knows. Ask an admin to redeploy the commands.`,
@@ -333,6 +340,10 @@ export class InteractionRouter {
         },
       ],
       components: [buttons(entry.nonce, false)],
+      files: (change.files ?? []).map(({ name, content }) => ({
+        name,
+        attachment: Buffer.from(content, 'utf8'),
+      })),
     };
     await this.#acknowledge(invocation, interaction.reply(ephemeral(body)));
     invocation.logger.info({ change: change.title }, 'change prompted');
@@ -494,8 +505,9 @@ export class InteractionRouter {
   }
 }
 
-function commandKey(command: string, subcommand: string): string {
-  return `${command} ${subcommand}`;
+/** `/domain info`, or `/help` for a command without subcommands (key ''). */
+function commandLabel(command: string, subcommand: string): string {
+  return `/${command}${subcommand ? ` ${subcommand}` : ''}`;
 }
 
 function ephemeral<T extends object>(body: T): T & { flags: MessageFlags.Ephemeral } {
@@ -506,11 +518,23 @@ function previewEmbed(change: ChangeRequest, color: number, status?: string): AP
   return {
     title: change.title,
     color,
-    fields: change.preview
-      .slice(0, 25)
-      .map(({ name, value, inline }) => ({ name, value, inline: inline ?? false })),
+    fields: change.preview.slice(0, 25).map(({ name, value, inline }) => ({
+      name,
+      value: fieldValue(value),
+      inline: inline ?? false,
+    })),
     ...(status ? { description: status } : {}),
   };
+}
+
+/**
+ * Commands keep their previews within a field's 1024 characters; should one not, it is cut visibly,
+ * saying how long it is, rather than rejected by Discord or cut silently.
+ */
+function fieldValue(value: string): string {
+  if (value.length <= FIELD_LIMIT) return value;
+  const note = ` … (${value.length.toLocaleString('en-US')} characters, not all shown)`;
+  return cutText(value, FIELD_LIMIT - note.length, '') + note;
 }
 
 function buttons(nonce: string, disabled: boolean): APIActionRowComponent<APIButtonComponent> {

@@ -65,6 +65,11 @@ export function describeError(error: unknown, correlationId: string): ErrorDescr
         return failed(`${capitalise(error.message)}. Try again later. ${ref}`, 'no answer in time');
       case 'network':
         return failed(`Cannot reach the provider right now. Try again later. ${ref}`, 'provider unreachable');
+      case 'request_too_large':
+        return failed(
+          `The request is too large for the provider (${error.status === undefined ? 'not sent' : `HTTP ${error.status}`}); nothing was changed. Send less at once. ${ref}`,
+          'request too large',
+        );
       case 'outcome_unknown': {
         const check = DOMAIN_OPERATIONS.has(error.operation) ? 'with /domain info' : 'with the provider';
         return failed(

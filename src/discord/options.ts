@@ -1,13 +1,17 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
+import { refuseHiddenCharacters } from '../validation/refuseHiddenCharacters.js';
 import { InvalidOptionError } from './UserError.js';
 
 type Options = ChatInputCommandInteraction['options'];
 
-/** Runs a validator on one option, naming the option when it refuses the value. */
+/**
+ * Runs a validator on one option, naming the option when it refuses the value. Every text value
+ * passes here first, so the rule against characters that display differently holds for all of them.
+ */
 export function validated<T>(option: string, raw: string, parse: (raw: string) => T): T {
   try {
-    return parse(raw);
+    return parse(refuseHiddenCharacters(raw));
   } catch (error) {
     if (error instanceof InvalidValueError) throw InvalidOptionError.from(option, error);
     throw error;
@@ -15,8 +19,7 @@ export function validated<T>(option: string, raw: string, parse: (raw: string) =
 }
 
 export function stringOption<T = string>(options: Options, name: string, parse?: (raw: string) => T): T {
-  const raw = options.getString(name, true);
-  return parse ? validated(name, raw, parse) : (raw as T);
+  return validated(name, options.getString(name, true), parse ?? ((raw) => raw as T));
 }
 
 export function optionalStringOption<T>(

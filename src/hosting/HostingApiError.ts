@@ -11,7 +11,9 @@ export type HostingErrorKind =
   | 'bad_response'
   | 'timeout'
   | 'network'
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  /** Longer than the provider (414/431) or HOSTING_API_MAX_URL_BYTES allows; never carried out. */
+  | 'request_too_large';
 
 /** What is safe to show about the request: never the query string (it can carry a password). */
 export interface RedactedRequest {

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { newCorrelationId } from '../correlationId.js';
+import { cutText } from '../text/cutText.js';
+import { type DnsRecord, encodeDnsRecords } from './dnsRecords.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
 import {
   acknowledgementSchema,
@@ -23,6 +25,11 @@ export interface HostingClientOptions {
   logger: Logger;
   /** Cap on connections (and so requests) in flight to the provider. */
   maxConnections?: number;
+  /**
+   * Longest request target (path and query string, in bytes) HostOps sends; servers commonly refuse
+   * longer ones with 414 or 431, and every parameter travels in the query string.
+   */
+  maxUrlBytes?: number;
   connectTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Told about every attempt; the metrics module listens here. */
@@ -104,11 +111,82 @@ export interface CreateDomainInput {
 
 export interface SubmitDnsRecordsInput {
   domain: string;
-  /** Already encoded by encodeDnsRecords: the spec only says "a records array carried in a single string". */
-  records: string;
+  /** Encoded by encodeDnsRecords: the spec only says "a records array carried in a single string". */
+  records: DnsRecord[];
 }
 
 type Method = 'GET' | 'PUT' | 'POST';
+
+/** What each changing operation takes: a change record's parameters, before secrets are added. */
+export interface ChangeInputs {
+  setReverseDns: SetReverseDnsInput;
+  createMusicBotUser: CreateMusicBotUserInput;
+  bindPanelLicense: BindPanelLicenseInput;
+  createDomain: CreateDomainInput;
+  submitDnsRecords: SubmitDnsRecordsInput;
+}
+export type ChangeOperation = keyof ChangeInputs;
+export type ChangeInput<K extends ChangeOperation> = ChangeInputs[K];
+
+interface ChangeSpec<I> {
+  method: 'PUT' | 'POST';
+  path: string;
+  query: (input: I) => Record<string, string>;
+}
+
+/**
+ * The operations that change something, all of them parameters in the query string (spec §4). One
+ * table serves both the call and requestTargetBytes, so what is measured is what is sent.
+ */
+const CHANGES: { [K in ChangeOperation]: ChangeSpec<ChangeInputs[K]> } = {
+  setReverseDns: {
+    method: 'PUT',
+    path: '/server/set/network/ipv4/rdns',
+    query: (input: SetReverseDnsInput) => ({
+      serverid: String(input.serverId),
+      ip: input.ip,
+      rdns: input.hostname,
+      validate: String(input.validate),
+    }),
+  },
+  createMusicBotUser: {
+    method: 'POST',
+    path: '/musikbot/user',
+    query: (input: CreateMusicBotUserInput) => ({
+      username: input.username,
+      password: input.password,
+      email: input.email,
+      storage: String(input.storage),
+      bots: String(input.bots),
+    }),
+  },
+  bindPanelLicense: {
+    method: 'POST',
+    path: '/panel/license/binding',
+    query: (input: BindPanelLicenseInput) => ({ license: input.license, ip_address: input.ip }),
+  },
+  createDomain: {
+    method: 'POST',
+    path: '/domain/create',
+    query: ({ domain, ownerC, adminC, techC, zoneC, ns1, ns2 }: CreateDomainInput) => ({
+      domain,
+      ownerC,
+      adminC,
+      techC,
+      zoneC,
+      ns1,
+      ns2,
+    }),
+  },
+  submitDnsRecords: {
+    method: 'POST',
+    path: '/domain/dns',
+    query: (input: SubmitDnsRecordsInput) => ({
+      domain: input.domain,
+      records: encodeDnsRecords(input.records),
+    }),
+  },
+};
 
 interface Operation<T> {
   name: string;
@@ -139,6 +217,9 @@ const NOT_SENT_CODES = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+const DEFAULT_MAX_URL_BYTES = 8192;
+// 414 URI Too Long, 431 Request Header Fields Too Large: refused before anything was done.
+const TOO_LARGE_STATUS = new Set([414, 431]);
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 4000 };
 
 /**
@@ -155,6 +236,7 @@ export class HostingClient {
   readonly #logger: Logger;
   readonly #retry: RetryPolicy;
   readonly #onAttempt: ((event: AttemptEvent) => void) | undefined;
+  readonly #maxUrlBytes: number;
   readonly #schemas: {
     serverLog: ReturnType<typeof serverLogSchema>;
     domainInfo: ReturnType<typeof domainInfoSchema>;
@@ -170,6 +252,7 @@ export class HostingClient {
     this.#logger = options.logger;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#onAttempt = options.onAttempt;
+    this.#maxUrlBytes = options.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES;
     this.#schemas = {
       serverLog: serverLogSchema(this.#timeZone),
       domainInfo: domainInfoSchema(this.#timeZone),
@@ -197,13 +280,7 @@ export class HostingClient {
   }
 
   setReverseDns(input: SetReverseDnsInput, options?: CallOptions): Promise<void> {
-    const query = {
-      serverid: String(input.serverId),
-      ip: input.ip,
-      rdns: input.hostname,
-      validate: String(input.validate),
-    };
-    return this.#change('setReverseDns', 'PUT', '/server/set/network/ipv4/rdns', query, options);
+    return this.#change('setReverseDns', input, options);
   }
 
   async getDomainInfo(domain: string, options?: CallOptions): Promise<DomainInfo> {
@@ -228,17 +305,7 @@ export class HostingClient {
   createMusicBotUser(input: CreateMusicBotUserInput, options?: CallOptions): Promise<MusicBotUser> {
     return this.#call(
       {
-        name: 'createMusicBotUser',
-        method: 'POST',
-        pathTemplate: '/musikbot/user',
-        path: '/musikbot/user',
-        query: {
-          username: input.username,
-          password: input.password,
-          email: input.email,
-          storage: String(input.storage),
-          bots: String(input.bots),
-        },
+        ...this.#changeRequest('createMusicBotUser', input),
         parse: (body) => musicBotUserSchema.safeParse(body),
       },
       options,
@@ -246,19 +313,28 @@ export class HostingClient {
   }
 
   bindPanelLicense(input: BindPanelLicenseInput, options?: CallOptions): Promise<void> {
-    const query = { license: input.license, ip_address: input.ip };
-    return this.#change('bindPanelLicense', 'POST', '/panel/license/binding', query, options);
+    return this.#change('bindPanelLicense', input, options);
   }
 
   createDomain(input: CreateDomainInput, options?: CallOptions): Promise<void> {
-    const { domain, ownerC, adminC, techC, zoneC, ns1, ns2 } = input;
-    const query = { domain, ownerC, adminC, techC, zoneC, ns1, ns2 };
-    return this.#change('createDomain', 'POST', '/domain/create', query, options);
+    return this.#change('createDomain', input, options);
   }
 
   submitDnsRecords(input: SubmitDnsRecordsInput, options?: CallOptions): Promise<void> {
-    const query = { domain: input.domain, records: input.records };
-    return this.#change('submitDnsRecords', 'POST', '/domain/dns', query, options);
+    return this.#change('submitDnsRecords', input, options);
+  }
+
+  /**
+   * Bytes of the request target (path and query) a change would send, to check it against
+   * maxUrlBytes before anyone is asked to confirm it.
+   */
+  requestTargetBytes<K extends ChangeOperation>(operation: K, input: ChangeInput<K>): number {
+    const { path, query } = this.#changeRequest(operation, input);
+    return Buffer.byteLength(this.#prefix + path + encodeQuery(query));
+  }
+
+  get maxUrlBytes(): number {
+    return this.#maxUrlBytes;
   }
 
   /** Waits for requests in flight, then closes the connections; `force` aborts them instead. */
@@ -266,16 +342,25 @@ export class HostingClient {
     return force ? this.#pool.destroy() : this.#pool.close();
   }
 
-  /** The changing operations: parameters in the query string, an (ignored) `{}` in return. */
-  async #change(
-    name: string,
-    method: 'PUT' | 'POST',
-    path: string,
-    query: Record<string, string>,
+  #changeRequest<K extends ChangeOperation>(operation: K, input: ChangeInput<K>) {
+    const spec: ChangeSpec<ChangeInputs[K]> = CHANGES[operation];
+    return {
+      name: operation,
+      method: spec.method,
+      pathTemplate: spec.path,
+      path: spec.path,
+      query: spec.query(input),
+    };
+  }
+
+  /** A change that answers an (ignored) `{}`, or nothing at all. */
+  async #change<K extends ChangeOperation>(
+    operation: K,
+    input: ChangeInput<K>,
     options: CallOptions | undefined,
   ): Promise<void> {
     const parse = (body: unknown) => acknowledgementSchema.safeParse(body);
-    await this.#call({ name, method, pathTemplate: path, path, query, parse, emptyBodyOk: true }, options);
+    await this.#call({ ...this.#changeRequest(operation, input), parse, emptyBodyOk: true }, options);
   }
 
   async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
@@ -340,6 +425,17 @@ export class HostingClient {
         attempts: attempt,
         ...extra,
       });
+    const target = this.#prefix + op.path + encodeQuery(op.query);
+    const bytes = Buffer.byteLength(target);
+    if (bytes > this.#maxUrlBytes) {
+      const message = `request of ${bytes} bytes is larger than the ${this.#maxUrlBytes} bytes allowed; not sent`;
+      return {
+        ok: false,
+        outcome: 'request_too_large',
+        retryable: false,
+        error: fail('request_too_large', message),
+      };
+    }
     const started = performance.now();
     const remaining = Math.max(1, Math.round(deadline - started));
 
@@ -349,7 +445,7 @@ export class HostingClient {
     try {
       const response = await this.#pool.request({
         method: op.method,
-        path: this.#prefix + op.path + encodeQuery(op.query),
+        path: target,
         headers: { authorization: this.#authorization, accept: 'application/json' },
         signal: AbortSignal.timeout(remaining),
         headersTimeout: remaining,
@@ -408,6 +504,13 @@ export class HostingClient {
           retryable: false,
           error: fail('not_found', 'provider answered 404 not found', base),
         };
+      if (TOO_LARGE_STATUS.has(status)) {
+        return {
+          ok: false,
+          retryable: false,
+          error: fail('request_too_large', `provider refused the request as too large (${status})`, base),
+        };
+      }
       if (status === 429) {
         return {
           ok: false,
@@ -465,7 +568,7 @@ export class HostingClient {
       return {
         ok: false,
         retryable: false,
-        error: fail('bad_response', `unexpected response shape: ${issues}`.slice(0, 300), {
+        error: fail('bad_response', cutText(`unexpected response shape: ${issues}`, 300), {
           status,
           snippet: snippet(),
         }),
@@ -483,11 +586,12 @@ export class HostingClient {
 
   #snippet(text: string, query: Record<string, string> | undefined): string {
     let out = text.replace(/\s+/g, ' ').trim();
-    const secrets = [this.#token, query?.password].filter(
+    // Providers echo the request in error pages: the token, a music-bot password, a license key.
+    const secrets = [this.#token, query?.password, query?.license].filter(
       (s): s is string => typeof s === 'string' && s.length > 0,
     );
     for (const secret of secrets) out = out.split(secret).join('[REDACTED]');
-    return out.length > SNIPPET_LENGTH ? `${out.slice(0, SNIPPET_LENGTH)}…` : out;
+    return cutText(out, SNIPPET_LENGTH);
   }
 }
 

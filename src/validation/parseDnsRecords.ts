@@ -1,28 +1,16 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
+import {
+  DNS_RECORD_TYPES,
+  type DnsRecord,
+  type DnsRecordType,
+  encodeDnsRecords,
+} from '../hosting/dnsRecords.js';
+import { cutText } from '../text/cutText.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { parseHostname } from './parseHostname.js';
-import { quoteChar, quoteInput, truncateText } from './quote.js';
-
-export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
-export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
-
-/**
- * A validated record, normalised:
- * - `name` is `@` or a lowercase ASCII name relative to the zone (`www`, `_dmarc`, `*.dev`);
- * - CNAME, NS and MX targets are ASCII host names without the trailing dot (`mail.example.com`), as are
- *   SRV targets inside `content` (`5 5060 sip.example.com`); targets are always fully qualified;
- * - TXT `content` is the text itself: quotes removed, escapes resolved, several quoted strings joined;
- * - CAA `content` is `flags tag "value"` with the tag lowercased.
- */
-export interface DnsRecord {
-  name: string;
-  type: DnsRecordType;
-  content: string;
-  ttl: number;
-  /** MX preference or SRV priority; only set for those two types. */
-  prio?: number;
-}
+import { quoteChar, quoteInput } from './quote.js';
+import { describeHiddenCharacter, HIDDEN_OR_CONTROL } from './refuseHiddenCharacters.js';
 
 const MAX_RECORDS = 100;
 const DEFAULT_TTL = 3600;
@@ -173,7 +161,7 @@ function parseJsonRecords(input: string): DnsRecord[] {
     items = JSON.parse(input);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidValueError(`not valid JSON: ${truncateText(reason, 100)}`, expectedFor('json'));
+    throw new InvalidValueError(`not valid JSON: ${cutText(reason, 100)}`, expectedFor('json'));
   }
   if (!Array.isArray(items)) throw new InvalidValueError('not a JSON array', expectedFor('json'));
   checkCount(items.length, 'json');
@@ -230,14 +218,20 @@ interface RawRecord {
 
 function validateRecord(raw: RawRecord): DnsRecord {
   const { type } = raw;
+  // JSON escapes (`\u202e`) can carry what the typed text did not show.
+  for (const [what, value] of [
+    ['name', raw.name],
+    ['content', raw.content],
+  ] as const) {
+    const hidden = HIDDEN_OR_CONTROL.exec(value);
+    if (hidden) throw new RecordProblem(`${what} contains ${describeHiddenCharacter(hidden[0])}`, type);
+  }
   const name = parseRecordName(raw.name, type);
   const ttl = raw.ttl ?? DEFAULT_TTL;
   if (ttl < MIN_TTL || ttl > MAX_TTL) {
     throw new RecordProblem(`TTL ${ttl} out of range (${MIN_TTL}–${MAX_TTL})`, type);
   }
   if (raw.content === '') throw new RecordProblem(`${type} content missing`, type);
-  const control = /[\p{Cc}\p{Cs}]/u.exec(raw.content);
-  if (control) throw new RecordProblem(`content contains control character ${quoteChar(control[0])}`, type);
   const content = parseContent(type, raw.content);
 
   if (type === 'MX' || type === 'SRV') {
@@ -431,17 +425,4 @@ function parseCaa(content: string): string {
     );
   }
   return `${flags} ${tag} "${value}"`;
-}
-
-/**
- * Turns records into the string the API receives. The API spec does not show how records are really
- * encoded, so this is the single place to change once that is known; everything else passes DnsRecord[].
- * Currently: a JSON array of `{name, type, content, ttl, prio?}` with `prio` left out when undefined.
- */
-export function encodeDnsRecords(records: DnsRecord[]): string {
-  return JSON.stringify(
-    records.map(({ name, type, content, ttl, prio }) =>
-      prio === undefined ? { name, type, content, ttl } : { name, type, content, ttl, prio },
-    ),
-  );
 }

@@ -1,5 +1,6 @@
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteChar, quoteInput } from './quote.js';
+import { describeHiddenCharacter, HIDDEN_OR_CONTROL } from './refuseHiddenCharacters.js';
 
 export interface IdentifierRules {
   maxLength: number;
@@ -12,7 +13,7 @@ export interface IdentifierRules {
 /**
  * A name-like value typed by a person (user name, contact handle, license key): non-empty, at most
  * maxLength code points, no whitespace anywhere (not trimmed: a pasted trailing space is reported, not
- * silently sent), no control characters, lone surrogates or bidi controls (which can disguise a value).
+ * silently sent), nothing invisible or direction-changing (see refuseHiddenCharacters: it can disguise a value).
  * @returns the input unchanged
  * @throws InvalidValueError
  */
@@ -21,10 +22,10 @@ export function parseIdentifier(input: string, rules: IdentifierRules): string {
   if (input === '') throw new InvalidValueError(`no ${what} given`, expected);
   const space = /[\s\p{White_Space}]/u.exec(input);
   if (space) throw new InvalidValueError(`${quoteInput(input)} contains ${quoteChar(space[0])}`, expected);
-  const control = /[\p{Cc}\p{Cs}\p{Bidi_Control}]/u.exec(input);
-  if (control) {
+  const hidden = HIDDEN_OR_CONTROL.exec(input);
+  if (hidden) {
     throw new InvalidValueError(
-      `${quoteInput(input)} contains control character ${quoteChar(control[0])}`,
+      `${quoteInput(input)} contains ${describeHiddenCharacter(hidden[0])}`,
       expected,
     );
   }

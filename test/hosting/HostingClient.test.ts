@@ -143,10 +143,14 @@ describe('each operation round-trips', () => {
   });
 
   it('POST /domain/dns', async () => {
-    await client().submitDnsRecords({ domain: 'example.com', records: '[{"name":"www"}]' });
+    await client().submitDnsRecords({
+      domain: 'example.com',
+      records: [{ name: 'www', type: 'A', content: '203.0.113.7', ttl: 60 }],
+    });
     expect(api.requests[0]?.method).toBe('POST');
     expect(api.requests[0]?.rawUrl).toBe(
-      '/domain/dns?domain=example.com&records=%5B%7B%22name%22%3A%22www%22%7D%5D',
+      '/domain/dns?domain=example.com&records=' +
+        encodeURIComponent('[{"name":"www","type":"A","content":"203.0.113.7","ttl":60}]'),
     );
   });
 
@@ -173,7 +177,8 @@ describe('parameters arrive exactly as given', () => {
         ns1: value,
         ns2: value,
       });
-      await c.submitDnsRecords({ domain: value, records: value });
+      const records = [{ name: value, type: 'TXT', content: value, ttl: 60 }] as const;
+      await c.submitDnsRecords({ domain: value, records: [...records] });
 
       expect(api.requestsFor('domainInfo')[0]?.param).toBe(value);
       const expectQuery = (op: Parameters<FakeHostingApi['requestsFor']>[0], keys: string[]) => {
@@ -184,7 +189,10 @@ describe('parameters arrive exactly as given', () => {
       expectQuery('createMusicBotUser', ['username', 'password', 'email']);
       expectQuery('bindPanelLicense', ['license', 'ip_address']);
       expectQuery('createDomain', ['domain', 'ownerC', 'adminC', 'techC', 'zoneC', 'ns1', 'ns2']);
-      expectQuery('submitDnsRecords', ['domain', 'records']);
+      expectQuery('submitDnsRecords', ['domain']);
+      expect(api.requestsFor('submitDnsRecords')[0]?.query.get('records')).toBe(
+        JSON.stringify([{ name: value, type: 'TXT', content: value, ttl: 60 }]),
+      );
       // encodeURIComponent semantics on the wire, not form encoding.
       if (value === NASTY)
         expect(api.requestsFor('bindPanelLicense')[0]?.rawUrl).toContain(
@@ -309,6 +317,13 @@ describe('error kinds', () => {
     expect(error.snippet).toBe(body.trim());
   });
 
+  it('the snippet never carries a panel license key', async () => {
+    api.enqueue('bindPanelLicense', { body: '<p>license LIC-SECRET-9876 is invalid</p>' });
+    const error = await failure(client().bindPanelLicense({ license: 'LIC-SECRET-9876', ip: '203.0.113.7' }));
+    expect(error.kind).toBe('bad_response');
+    expect(error.snippet).toBe('<p>license [REDACTED] is invalid</p>');
+  });
+
   it('the snippet never carries the token or password', async () => {
     api.enqueue('createMusicBotUser', { body: `<p>token ${api.token} pw Hunter2-secret</p>` });
     const error = await failure(
@@ -350,6 +365,53 @@ describe('error kinds', () => {
     expect(error.kind).toBe('network');
     expect(error.attempts).toBe(1);
   });
+});
+
+describe('request size', () => {
+  const records = (count: number, length: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `r${i}`,
+      type: 'TXT' as const,
+      content: 'x'.repeat(length),
+      ttl: 3600,
+    }));
+
+  it('measures exactly the request target that goes over the wire', async () => {
+    const c = client({ baseUrl: `${api.url}/api/v1` });
+    const input = { domain: 'bücher.de', records: records(3, 40) };
+    const bytes = c.requestTargetBytes('submitDnsRecords', input);
+    await c.submitDnsRecords(input);
+    expect(Buffer.byteLength(api.requests[0]?.rawUrl ?? '')).toBe(bytes);
+  });
+
+  it('refuses a target over maxUrlBytes without sending anything', async () => {
+    const c = client({ maxUrlBytes: 1000 });
+    const input = { domain: 'example.com', records: records(20, 60) };
+    expect(c.requestTargetBytes('submitDnsRecords', input)).toBeGreaterThan(1000);
+    const error = await failure(c.submitDnsRecords(input));
+    expect(error.kind).toBe('request_too_large');
+    expect(error.message).toMatch(/^request of \d+ bytes is larger than the 1000 bytes allowed; not sent$/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  for (const status of [414, 431]) {
+    it(`maps ${status} to request_too_large, never retried, on a POST and on the retried PUT`, async () => {
+      api.enqueue('submitDnsRecords', { status, body: 'URI Too Long' });
+      const post = await failure(
+        client().submitDnsRecords({ domain: 'example.com', records: records(1, 5) }),
+      );
+      expect(post.kind).toBe('request_too_large');
+      expect(post.status).toBe(status);
+      api.enqueue('setReverseDns', { status });
+      api.enqueue('setReverseDns', { status });
+      const put = await failure(
+        client().setReverseDns({ serverId: 1, ip: '203.0.113.7', hostname: 'h.example.com', validate: true }),
+      );
+      expect(put.kind).toBe('request_too_large');
+      expect(api.requestsFor('submitDnsRecords')).toHaveLength(1);
+      expect(api.requestsFor('setReverseDns')).toHaveLength(1);
+    });
+  }
 });
 
 describe('retry policy', () => {
@@ -405,7 +467,7 @@ describe('retry policy', () => {
   it('a POST that times out reports outcome unknown and is not repeated', async () => {
     api.enqueue('submitDnsRecords', { hang: true });
     const error = await failure(
-      client({ timeoutMs: 300 }).submitDnsRecords({ domain: 'd.com', records: '[]' }),
+      client({ timeoutMs: 300 }).submitDnsRecords({ domain: 'd.com', records: [] }),
     );
     expect(error.kind).toBe('outcome_unknown');
     expect(error.message).toContain('no answer within');

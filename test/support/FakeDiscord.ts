@@ -82,7 +82,7 @@ export interface RecordedRequest {
   /** `performance.now()` when the request arrived. */
   at: number;
   /** Files of a multipart body. */
-  files?: { field: string; name: string; size: number; contentType: string }[];
+  files?: { field: string; name: string; size: number; contentType: string; text: string }[];
 }
 
 export interface InteractionOptions {
@@ -197,6 +197,17 @@ const apiError = (status: number, code: number, message: string): RestResult =>
 const unknownMessage = (): RestResult => apiError(404, 10008, 'Unknown Message');
 const unknownWebhook = (): RestResult => apiError(404, 10015, 'Unknown Webhook');
 const unknownChannel = (): RestResult => apiError(404, 10003, 'Unknown Channel');
+
+/**
+ * JSON.stringify writes a lone surrogate as `\\udXXX`; Discord cannot store such a string and refuses
+ * the whole body as invalid JSON (50109), so a text cut in the middle of an emoji fails right here.
+ */
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return /\p{Cs}/u.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasLoneSurrogate);
+  return false;
+}
 
 function invalidForm(errors: FormError[], prefix: (string | number)[] = []): RestResult {
   const tree: Record<string, unknown> = {};
@@ -1058,14 +1069,18 @@ export class FakeDiscord {
         const fields: Record<string, unknown> = {};
         for (const [field, value] of form.entries()) {
           if (typeof value === 'string') fields[field] = value;
-          else files.push({ field, name: value.name, size: value.size, contentType: value.type });
+          else {
+            const text = await value.text();
+            files.push({ field, name: value.name, size: value.size, contentType: value.type, text });
+          }
         }
         const payloadJson =
           typeof fields.payload_json === 'string' ? JSON.parse(fields.payload_json) : fields;
-        return { body: payloadJson, invalid: false, files };
+        return { body: payloadJson, invalid: hasLoneSurrogate(payloadJson), files };
       }
       const text = raw.toString('utf8');
-      return { body: contentType.includes('json') ? JSON.parse(text) : text, invalid: false };
+      const body = contentType.includes('json') ? JSON.parse(text) : text;
+      return { body, invalid: hasLoneSurrogate(body) };
     } catch {
       return { body: raw.toString('utf8'), invalid: true };
     }

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DNS_RECORD_TYPES,
-  type DnsRecord,
-  encodeDnsRecords,
-  parseDnsRecords,
-} from '../../src/validation/parseDnsRecords.js';
+import { DNS_RECORD_TYPES, type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
+import { parseDnsRecords } from '../../src/validation/parseDnsRecords.js';
 import { expectInvalid } from './expectInvalid.js';
 
 const one = (line: string): DnsRecord => {
@@ -85,7 +81,7 @@ describe('parseDnsRecords, zone style', () => {
       );
       expectInvalid(
         () => parseDnsRecords('a\u200db A 203.0.113.7'),
-        /is not a valid internationalised name$/,
+        'line 1: name contains U+200D (zero-width joiner)',
       );
     });
 
@@ -471,11 +467,11 @@ describe('parseDnsRecords, JSON', () => {
   it('rejects control characters that zone lines cannot contain', () => {
     expectInvalid(
       () => parseDnsRecords('[{"name":"@","type":"TXT","content":"a\\nb"}]'),
-      'index 0: content contains control character U+000A',
+      'index 0: content contains U+000A (control character)',
     );
     expectInvalid(
       () => parseDnsRecords('[{"name":"a\\u0000b","type":"TXT","content":"x"}]'),
-      /name "a\\u0000b" contains U\+0000/,
+      'index 0: name contains U+0000 (control character)',
     );
   });
 

@@ -1,24 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ECHO_LENGTH, quoteChar, quoteInput, truncateText } from '../../src/validation/quote.js';
-
-describe('truncateText', () => {
-  it('leaves short text alone', () => {
-    expect(truncateText('example.com')).toBe('example.com');
-    expect(truncateText('')).toBe('');
-  });
-
-  it('cuts long text to the limit and marks the cut', () => {
-    const cut = truncateText('x'.repeat(10_000));
-    expect(cut).toBe(`${'x'.repeat(MAX_ECHO_LENGTH)}…`);
-  });
-
-  it('counts code points, so emoji are neither split nor counted twice', () => {
-    const emoji = '😀'.repeat(MAX_ECHO_LENGTH);
-    expect(truncateText(emoji)).toBe(emoji);
-    expect(truncateText(`${emoji}😀`)).toBe(`${emoji}…`);
-    expect(truncateText('😀😀😀', 2)).toBe('😀😀…');
-  });
-});
+import { MAX_ECHO_LENGTH, quoteChar, quoteInput } from '../../src/validation/quote.js';
 
 describe('quoteInput', () => {
   it('quotes and escapes so input cannot break the message', () => {
@@ -29,7 +10,12 @@ describe('quoteInput', () => {
 
   it('truncates very long input', () => {
     const quoted = quoteInput('a'.repeat(5000));
-    expect(quoted).toBe(`"${'a'.repeat(MAX_ECHO_LENGTH)}…"`);
+    expect(quoted).toBe(`"${'a'.repeat(MAX_ECHO_LENGTH - 1)}…"`);
+  });
+
+  it('cuts emoji whole, never leaving half of a surrogate pair', () => {
+    const quoted = quoteInput('😀'.repeat(100));
+    expect(quoted).toBe(`"${'😀'.repeat((MAX_ECHO_LENGTH - 2) / 2)}…"`);
   });
 });
 

@@ -1,4 +1,5 @@
 import { escapeMarkdown } from 'discord.js';
+import { cutText } from '../../text/cutText.js';
 
 export interface EscapeUserTextOptions {
   /** Keep line breaks (normalised to `\n`); by default every line break collapses to one space. */
@@ -87,26 +88,21 @@ function escapeClean(text: string): string {
  * Makes anything a user typed safe to echo in a message or embed: markdown (backticks included)
  * escaped, mentions made inert with a zero-width space, control characters dropped, line breaks
  * collapsed to spaces unless asked for, and the result (escapes included) at most `maxLength` UTF-16
- * units, cut at a code point boundary and marked with `…`.
+ * units, cut with cutText (whole graphemes) and marked with `…`.
  */
 export function escapeUserText(text: string, maxLength = 200, options: EscapeUserTextOptions = {}): string {
   if (maxLength <= 0) return '';
   const cleaned = clean(text, options.keepNewlines ?? false);
-  // Escaping never shortens text, so more than maxLength code points cannot fit; escaping only a head
-  // of the text keeps the (partly quadratic) escapeMarkdown regexes cheap on a pasted novel.
-  const head = cleaned.slice(0, 2 * maxLength + 2);
-  if (head.length === cleaned.length && Array.from(head).length <= maxLength) {
+  if (cleaned.length <= maxLength) {
     const full = escapeClean(cleaned);
     if (full.length <= maxLength) return full;
   }
-
   // Cut the cleaned text (not the escaped one, so no escape sequence is split) and find, by bisection,
-  // the longest prefix whose escaped form plus the ellipsis still fits. A surrogate half the head may
-  // end with sits beyond index maxLength, so it is never kept.
-  const codePoints = Array.from(head);
-  const build = (keep: number) => `${escapeClean(codePoints.slice(0, keep).join('').trimEnd())}${ELLIPSIS}`;
+  // the longest prefix whose escaped form plus the ellipsis still fits. Escaping never shortens text,
+  // so only a head of at most maxLength units is ever escaped: cheap even on a pasted novel.
+  const build = (keep: number) => `${escapeClean(cutText(cleaned, keep, '').trimEnd())}${ELLIPSIS}`;
   let low = 0;
-  let high = Math.min(codePoints.length, maxLength);
+  let high = Math.min(cleaned.length, maxLength);
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (build(middle).length <= maxLength) low = middle;
@@ -114,9 +110,4 @@ export function escapeUserText(text: string, maxLength = 200, options: EscapeUse
   }
   const result = build(low);
   return result.length <= maxLength ? result : ELLIPSIS;
-}
-
-/** Text that must stay literal inside code: a backtick would close the span, so it becomes a look-alike. */
-export function codeSafe(text: string): string {
-  return text.replaceAll('`', 'ˋ');
 }

@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import type { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
+import { cutText } from '../../text/cutText.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
 import { escapeUserText } from './escapeUserText.js';
@@ -140,12 +141,7 @@ function summarise(tally: Tally, withinDays: number): string {
 /** Cuts a line that could not fit even alone (it cannot happen with the caps above, but never throw). */
 function fitLine(text: string, max: number): string {
   if (text.length <= max) return text;
-  const codePoints = Array.from(text);
-  let cut = '';
-  for (const codePoint of codePoints) {
-    if (cut.length + codePoint.length + 1 > max) break;
-    cut += codePoint;
-  }
+  const cut = cutText(text, max - 1, '');
   // Drop a trailing lone backslash so the ellipsis is not escaped into something else.
   return `${cut.replace(/\\+$/, (slashes) => (slashes.length % 2 === 0 ? slashes : slashes.slice(1)))}…`;
 }

@@ -1,6 +1,7 @@
 import { type APIEmbed, TimestampStyles, time } from 'discord.js';
 import { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
+import { cutText } from '../../text/cutText.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
 import { escapeUserText } from './escapeUserText.js';
@@ -64,7 +65,7 @@ export function renderDomainInfo(domain: DomainName, info: DomainInfo, today: Da
     ],
   };
   if (domain.ascii !== domain.unicode) {
-    embed.description = `Punycode: \`${domain.ascii.replaceAll('`', '').slice(0, 300)}\``;
+    embed.description = `Punycode: \`${cutText(domain.ascii.replaceAll('`', ''), 300)}\``;
   }
   return embed;
 }
