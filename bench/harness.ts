@@ -105,6 +105,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guildId,
     HOSTING_API_URL: api.url,
     HOSTING_API_TOKEN: api.token,
     VIEWER_ROLE_IDS: ROLES.viewer,

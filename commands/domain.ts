@@ -6,9 +6,10 @@ import {
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
 import {
-  type ChangeRequest,
+  type ChangePreview,
   type CommandContext,
   type CommandModule,
+  change,
   GUILD_ONLY,
   type PreviewField,
   read,
@@ -21,6 +22,7 @@ import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/ren
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
 import type { DnsRecord } from '../src/hosting/dnsRecords.js';
+import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { cutText } from '../src/text/cutText.js';
 import { parseDnsRecords } from '../src/validation/parseDnsRecords.js';
 import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
@@ -157,17 +159,27 @@ function domainLabel(domain: ParsedDomain): string {
     : `${literal(domain.unicode)} (${literal(domain.ascii)})`;
 }
 
-function register(context: CommandContext): ChangeRequest {
-  const { options, user } = context.interaction;
+interface Registration {
+  domain: ParsedDomain;
+  ns1: string;
+  ns2: string;
+  ownerC: string;
+  adminC: string;
+  techC: string;
+  zoneC: string;
+}
+
+function parseRegistration({ interaction, config }: CommandContext): Registration {
+  const { options } = interaction;
   const domain = stringOption(options, 'domain', parseDomain);
   const ns1 = stringOption(options, 'ns1', parseHostname);
   const ns2 = stringOption(options, 'ns2', parseHostname);
   if (ns1 === ns2)
     throw new InvalidOptionError('ns2', `is the same as ns1 (${ns1})`, 'a second, different name server');
-  const contacts = CONTACTS.map((contact) => {
+  const [ownerC, adminC, techC, zoneC] = CONTACTS.map((contact) => {
     const value =
       optionalStringOption(options, contact.option, parseHandle) ??
-      context.config.contactDefaults[contact.defaultKey];
+      config.contactDefaults[contact.defaultKey];
     if (value === undefined) {
       throw new InvalidOptionError(
         contact.option,
@@ -175,42 +187,57 @@ function register(context: CommandContext): ChangeRequest {
         'a contact handle such as C-12345',
       );
     }
-    return { ...contact, value };
-  });
-  const [owner, admin, tech, zone] = contacts.map((c) => c.value) as [string, string, string, string];
-  return {
-    title: 'Register domain',
-    preview: [
-      { name: 'Domain', value: domainLabel(domain) },
-      { name: 'Name servers', value: `${literal(ns1)}\n${literal(ns2)}` },
-      ...contacts.map((c) => ({
-        name: c.label,
-        value: literal(c.value),
-        inline: true,
-      })),
-    ],
-    execute: async ({ hosting, correlationId }) => {
-      await hosting.createDomain(
-        { domain: domain.ascii, ownerC: owner, adminC: admin, techC: tech, zoneC: zone, ns1, ns2 },
-        { correlationId },
-      );
-      return {
-        private: {
-          embeds: [
-            {
-              title: 'Domain registration sent',
-              color: Colour.success,
-              description: `${domainLabel(domain)} with ${literal(ns1)}, ${literal(ns2)}`,
-            },
-          ],
-        },
-        public: {
-          content: `🌐 ${userMention(user.id)} registered ${domainLabel(domain)} (name servers ${literal(ns1)}, ${literal(ns2)}).`,
-        },
-      };
-    },
-  };
+    return value;
+  }) as [string, string, string, string];
+  return { domain, ns1, ns2, ownerC, adminC, techC, zoneC };
 }
+
+const register = change<Registration>({
+  tier: 'admin',
+  operation: 'createDomain',
+  parse: parseRegistration,
+  target: ({ domain }) => domain.ascii,
+  preview: (registration) => ({
+    title: 'Register domain',
+    fields: [
+      { name: 'Domain', value: domainLabel(registration.domain) },
+      { name: 'Name servers', value: `${literal(registration.ns1)}\n${literal(registration.ns2)}` },
+      ...CONTACTS.map((c) => ({ name: c.label, value: literal(registration[c.apiName]), inline: true })),
+    ],
+  }),
+  send: async ({ domain, ...rest }, { hosting, correlationId, requesterId }) => {
+    await hosting.createDomain({ domain: domain.ascii, ...rest }, { correlationId });
+    const servers = `${literal(rest.ns1)}, ${literal(rest.ns2)}`;
+    return {
+      private: {
+        embeds: [
+          {
+            title: 'Domain registration sent',
+            color: Colour.success,
+            description: `${domainLabel(domain)} with ${servers}`,
+          },
+        ],
+      },
+      public: {
+        content: `🌐 ${userMention(requesterId)} registered ${domainLabel(domain)} (name servers ${servers}).`,
+      },
+    };
+  },
+  readBack: {
+    // The provider knows a registered domain: a 404 means the registration did not happen.
+    verify: async ({ domain }, { hosting, correlationId }) => {
+      try {
+        await hosting.getDomainInfo(domain.ascii, { correlationId });
+        return true;
+      } catch (error) {
+        if (error instanceof HostingApiError && error.kind === 'not_found') return false;
+        throw error;
+      }
+    },
+    applied: ({ domain }) => `${domainLabel(domain)} is registered after all.`,
+    notApplied: ({ domain }) => `${domainLabel(domain)} is not registered: it is safe to try again.`,
+  },
+});
 
 /**
  * One record as the zone line it stands for, every part as sent; TXT text is quoted (with `"` and `\`
@@ -232,7 +259,7 @@ const RECORDS_FILE = 'records.txt';
  * The records as code blocks, each line whole. What does not fit (or cannot sit in a code block)
  * is never cut silently: the prompt says how much is not shown and attaches every line in a file.
  */
-function recordPreview(records: DnsRecord[]): Pick<ChangeRequest, 'preview' | 'files'> {
+function recordPreview(records: DnsRecord[]): Pick<ChangePreview, 'fields' | 'files'> {
   const lines = records.map(recordLine);
   const preview: PreviewField[] = [];
   let block: string[] = [];
@@ -258,7 +285,7 @@ function recordPreview(records: DnsRecord[]): Pick<ChangeRequest, 'preview' | 'f
     shown++;
   }
   flush();
-  if (shown === lines.length) return { preview };
+  if (shown === lines.length) return { fields: preview };
   const rest = lines.slice(shown);
   const characters = rest.reduce((sum, line) => sum + line.length, rest.length - 1);
   const more = rest.length === 1 ? '1 more record' : `${rest.length} more records`;
@@ -268,11 +295,16 @@ function recordPreview(records: DnsRecord[]): Pick<ChangeRequest, 'preview' | 'f
       `… ${more} (${characters.toLocaleString('en-US')} characters) not shown here: all ${records.length} ` +
       `are in the attached ${literal(RECORDS_FILE)}, exactly as they will be sent.`,
   });
-  return { preview, files: [{ name: RECORDS_FILE, content: `${lines.join('\n')}\n` }] };
+  return { fields: preview, files: [{ name: RECORDS_FILE, content: `${lines.join('\n')}\n` }] };
+}
+
+interface DnsSubmission {
+  domain: ParsedDomain;
+  records: DnsRecord[];
 }
 
 /** Every parameter travels in the query string: a request the provider would refuse is refused here. */
-function checkRequestSize({ hosting }: CommandContext, domain: ParsedDomain, records: DnsRecord[]): void {
+function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsSubmission): DnsSubmission {
   const bytes = (count: number) =>
     hosting.requestTargetBytes('submitDnsRecords', {
       domain: domain.ascii,
@@ -280,7 +312,7 @@ function checkRequestSize({ hosting }: CommandContext, domain: ParsedDomain, rec
     });
   const total = bytes(records.length);
   const max = hosting.maxUrlBytes;
-  if (total <= max) return;
+  if (total <= max) return { domain, records };
   let fit = 0;
   let tooMany = records.length;
   while (tooMany - fit > 1) {
@@ -298,32 +330,52 @@ function checkRequestSize({ hosting }: CommandContext, domain: ParsedDomain, rec
   );
 }
 
-function dnsChange(context: CommandContext, domain: ParsedDomain, records: DnsRecord[]): ChangeRequest {
-  checkRequestSize(context, domain, records);
-  const actor = context.interaction.user.id;
-  const { preview, files } = recordPreview(records);
-  return {
-    title: 'Submit DNS records',
-    preview: [{ name: 'Domain', value: domainLabel(domain) }, ...preview],
-    ...(files ? { files } : {}),
-    execute: async ({ hosting, correlationId }) => {
-      await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
-      const counts = records.length === 1 ? '1 record' : `${records.length} records`;
-      return {
-        private: {
-          embeds: [
-            {
-              title: 'DNS records submitted',
-              color: Colour.success,
-              description: `${counts} for ${domainLabel(domain)}`,
-            },
-          ],
+const dns = change<DnsSubmission>({
+  tier: 'operator',
+  operation: 'submitDnsRecords',
+  parse: (context) => {
+    const domain = stringOption(context.interaction.options, 'domain', parseDomain);
+    const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
+    if (records) return checkRequestSize(context, { domain, records });
+    return {
+      modal: {
+        title: cutText(`DNS records for ${domain.unicode}`, 45),
+        input: {
+          label: 'Records: zone lines or a JSON array',
+          placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
+          maxLength: 4000,
         },
-        public: { content: `📝 ${userMention(actor)} submitted ${counts} for ${domainLabel(domain)}.` },
-      };
-    },
-  };
-}
+        submit: (text) =>
+          checkRequestSize(context, { domain, records: validated('records', text, parseDnsRecords) }),
+      },
+    };
+  },
+  target: ({ domain }) => domain.ascii,
+  preview: ({ domain, records }) => {
+    const { fields, files } = recordPreview(records);
+    return {
+      title: 'Submit DNS records',
+      fields: [{ name: 'Domain', value: domainLabel(domain) }, ...fields],
+      ...(files ? { files } : {}),
+    };
+  },
+  send: async ({ domain, records }, { hosting, correlationId, requesterId }) => {
+    await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
+    const counts = records.length === 1 ? '1 record' : `${records.length} records`;
+    return {
+      private: {
+        embeds: [
+          {
+            title: 'DNS records submitted',
+            color: Colour.success,
+            description: `${counts} for ${domainLabel(domain)}`,
+          },
+        ],
+      },
+      public: { content: `📝 ${userMention(requesterId)} submitted ${counts} for ${domainLabel(domain)}.` },
+    };
+  },
+});
 
 export const domain: CommandModule = {
   definition,
@@ -331,6 +383,7 @@ export const domain: CommandModule = {
     info: read({
       tier: 'viewer',
       parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
+      target: (name) => name.ascii,
       run: async (context, name) => {
         const info = await context.hosting.getDomainInfo(name.ascii, {
           correlationId: context.correlationId,
@@ -344,6 +397,7 @@ export const domain: CommandModule = {
         list: stringOption(interaction.options, 'domains', (raw) => parseDomainList(raw, MAX_BULK_DOMAINS)),
         within: interaction.options.getInteger('within') ?? 30,
       }),
+      target: ({ list }) => cutText(list.domains.map((d) => d.ascii).join(' '), 200),
       run: async (context, { list, within }) => {
         const limit = pLimit(EXPIRY_CONCURRENCY);
         // One failure must not hide the others: each lookup settles into its own line.
@@ -368,24 +422,7 @@ export const domain: CommandModule = {
         return renderDomainExpiry(results, within, today(context), invalid).map((embeds) => ({ embeds }));
       },
     }),
-    register: { kind: 'change', tier: 'admin', prepare: register },
-    dns: {
-      kind: 'change',
-      tier: 'operator',
-      prepare: (context) => {
-        const name = stringOption(context.interaction.options, 'domain', parseDomain);
-        const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
-        if (records) return dnsChange(context, name, records);
-        return {
-          title: cutText(`DNS records for ${name.unicode}`, 45),
-          input: {
-            label: 'Records: zone lines or a JSON array',
-            placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
-            maxLength: 4000,
-          },
-          submit: (text) => dnsChange(context, name, validated('records', text, parseDnsRecords)),
-        };
-      },
-    },
+    register,
+    dns,
   },
 };

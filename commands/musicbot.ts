@@ -4,7 +4,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { type CommandModule, change, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
@@ -76,56 +76,54 @@ const asEchoed = (text: string) => escapeUserText(text, 1024);
 export const musicbot: CommandModule = {
   definition,
   subcommands: {
-    create: {
-      kind: 'change',
+    create: change({
       tier: 'operator',
-      prepare: ({ interaction, generatePassword }) => {
-        const username = stringOption(interaction.options, 'username', parseUsername);
-        const email = stringOption(interaction.options, 'email', parseEmail);
-        const storage = stringOption(interaction.options, 'storage', parseStorageSize);
-        const bots = integerOption(interaction.options, 'bots', 1, 1000);
-        const actor = interaction.user.id;
-        return {
-          title: 'Create music-bot account',
-          preview: [
-            ...accountFields({ username, email, storage, bots }, exactly),
-            { name: 'Password', value: 'generated on confirm, shown only to you', inline: true },
-          ],
-          execute: async ({ hosting, correlationId, secrets }) => {
-            // Generated here, never by a person; scrubbed from any log line while it is in flight.
-            const password = generatePassword();
-            const forget = secrets.add(password);
-            try {
-              const user = await hosting.createMusicBotUser(
-                { username, password, email, storage, bots },
-                { correlationId },
-              );
-              const fields = [
-                { name: 'Id', value: String(user.id), inline: true },
-                ...accountFields(user, asEchoed),
-              ];
-              return {
-                private: {
-                  embeds: [
-                    {
-                      title: 'Music-bot account created',
-                      color: Colour.success,
-                      description: `Password (shown once, only to you): ${inlineCode(password)}\nPass it to the customer over a private channel.`,
-                      fields,
-                    },
-                  ],
+      operation: 'createMusicBotUser',
+      parse: ({ interaction }) => ({
+        username: stringOption(interaction.options, 'username', parseUsername),
+        email: stringOption(interaction.options, 'email', parseEmail),
+        storage: stringOption(interaction.options, 'storage', parseStorageSize),
+        bots: integerOption(interaction.options, 'bots', 1, 1000),
+      }),
+      target: ({ username }) => username,
+      preview: (account) => ({
+        title: 'Create music-bot account',
+        fields: [
+          ...accountFields(account, exactly),
+          { name: 'Password', value: 'generated on confirm, shown only to you', inline: true },
+        ],
+      }),
+      send: async (account, { hosting, correlationId, secrets, generatePassword, requesterId }) => {
+        // Generated only now, never stored; scrubbed from any log line while it is in flight.
+        const password = generatePassword();
+        const forget = secrets.add(password);
+        try {
+          const user = await hosting.createMusicBotUser({ ...account, password }, { correlationId });
+          const fields = [
+            { name: 'Id', value: String(user.id), inline: true },
+            ...accountFields(user, asEchoed),
+          ];
+          return {
+            private: {
+              embeds: [
+                {
+                  title: 'Music-bot account created',
+                  color: Colour.success,
+                  description: `Password (shown once, only to you): ${inlineCode(password)}\nPass it to the customer over a private channel.`,
+                  fields,
                 },
-                public: {
-                  content: `🎵 ${userMention(actor)} created a music-bot account.`,
-                  embeds: [{ title: 'Music-bot account created', color: Colour.success, fields }],
-                },
-              };
-            } finally {
-              forget();
-            }
-          },
-        };
+              ],
+            },
+            public: {
+              content: `🎵 ${userMention(requesterId)} created a music-bot account.`,
+              embeds: [{ title: 'Music-bot account created', color: Colour.success, fields }],
+            },
+            result: { accountId: user.id },
+          };
+        } finally {
+          forget();
+        }
       },
-    },
+    }),
   },
 };

@@ -3,7 +3,8 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { type CommandModule, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { maskSecret } from '../src/changes/maskSecret.js';
+import { type CommandModule, change, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
@@ -49,36 +50,33 @@ const parseLicense = (raw: string) =>
 export const panel: CommandModule = {
   definition,
   subcommands: {
-    bind: {
-      kind: 'change',
+    bind: change({
       tier: 'operator',
-      prepare: ({ interaction }) => {
-        const license = stringOption(interaction.options, 'license', parseLicense);
-        const ip = stringOption(interaction.options, 'ip', parseIpAddress);
-        const actor = interaction.user.id;
+      operation: 'bindPanelLicense',
+      // License keys are paid credentials: kept only while the prompt is open.
+      secrets: ['license'],
+      parse: ({ interaction }) => ({
+        license: stringOption(interaction.options, 'license', parseLicense),
+        ip: stringOption(interaction.options, 'ip', parseIpAddress),
+      }),
+      target: ({ ip }) => ip,
+      preview: ({ license, ip }) => ({
+        title: 'Bind panel license',
+        fields: [
+          { name: 'License', value: literal(license), inline: true },
+          { name: 'IP address', value: literal(ip), inline: true },
+        ],
+      }),
+      send: async ({ license, ip }, { hosting, correlationId, requesterId }) => {
+        await hosting.bindPanelLicense({ license, ip }, { correlationId });
+        const full = `panel license ${literal(license)} → ${literal(ip)}`;
+        // The channel record shows only the key's tail.
+        const masked = `panel license ${literal(maskSecret(license))} → ${literal(ip)}`;
         return {
-          title: 'Bind panel license',
-          preview: [
-            {
-              name: 'License',
-              value: literal(license),
-              inline: true,
-              sensitive: true,
-            },
-            { name: 'IP address', value: literal(ip), inline: true },
-          ],
-          execute: async ({ hosting, correlationId }) => {
-            await hosting.bindPanelLicense({ license, ip }, { correlationId });
-            const full = `panel license ${literal(license)} → ${literal(ip)}`;
-            // License keys are paid credentials: the channel record shows only their tail.
-            const masked = `panel license ${literal(`…${[...license].slice(-4).join('')}`)} → ${literal(ip)}`;
-            return {
-              private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
-              public: { content: `🔑 ${userMention(actor)} bound ${masked}.` },
-            };
-          },
+          private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
+          public: { content: `🔑 ${userMention(requesterId)} bound ${masked}.` },
         };
       },
-    },
+    }),
   },
 };

@@ -3,7 +3,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { type CommandModule, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
+import { type CommandModule, change, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
 import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
@@ -66,40 +66,43 @@ export const server: CommandModule = {
     logs: read({
       tier: 'viewer',
       parse: ({ interaction }) => integerOption(interaction.options, 'id', 1),
+      target: (serverId) => `server ${serverId}`,
       run: async ({ hosting, correlationId }, serverId) => {
         const entry = await hosting.getServerLog(serverId, { correlationId });
         return { embeds: [renderServerLog(serverId, entry)] };
       },
     }),
-    rdns: {
-      kind: 'change',
+    rdns: change({
       tier: 'operator',
-      prepare: ({ interaction }) => {
-        const serverId = integerOption(interaction.options, 'id', 1);
-        const ip = stringOption(interaction.options, 'ip', parseIpv4WithPrefix);
-        const hostname = stringOption(interaction.options, 'hostname', parseHostname);
-        const validate = interaction.options.getBoolean('validate') ?? true;
-        const actor = interaction.user.id;
+      operation: 'setReverseDns',
+      // A PUT: sending it again after an unknown outcome is safe.
+      repeatable: true,
+      parse: ({ interaction }) => ({
+        serverId: integerOption(interaction.options, 'id', 1),
+        ip: stringOption(interaction.options, 'ip', parseIpv4WithPrefix),
+        hostname: stringOption(interaction.options, 'hostname', parseHostname),
+        validate: interaction.options.getBoolean('validate') ?? true,
+      }),
+      target: ({ serverId, ip }) => `server ${serverId} ${ip}`,
+      preview: ({ serverId, ip, hostname, validate }) => ({
+        title: 'Set reverse DNS',
+        fields: [
+          { name: 'Server id', value: String(serverId), inline: true },
+          { name: 'IP', value: literal(ip), inline: true },
+          { name: 'Host name (rDNS)', value: literal(hostname), inline: true },
+          { name: 'Validate first', value: validate ? 'yes' : 'no', inline: true },
+        ],
+      }),
+      send: async (input, { hosting, correlationId, requesterId }) => {
+        await hosting.setReverseDns(input, { correlationId });
+        const summary = `reverse DNS of ${literal(input.ip)} (server ${input.serverId}) → ${literal(input.hostname)}`;
         return {
-          title: 'Set reverse DNS',
-          preview: [
-            { name: 'Server id', value: String(serverId), inline: true },
-            { name: 'IP', value: literal(ip), inline: true },
-            { name: 'Host name (rDNS)', value: literal(hostname), inline: true },
-            { name: 'Validate first', value: validate ? 'yes' : 'no', inline: true },
-          ],
-          execute: async ({ hosting, correlationId }) => {
-            await hosting.setReverseDns({ serverId, ip, hostname, validate }, { correlationId });
-            const summary = `reverse DNS of ${literal(ip)} (server ${serverId}) → ${literal(hostname)}`;
-            return {
-              private: {
-                embeds: [{ title: 'Reverse DNS set', color: Colour.success, description: summary }],
-              },
-              public: { content: `🛠️ ${userMention(actor)} set the ${summary}.` },
-            };
+          private: {
+            embeds: [{ title: 'Reverse DNS set', color: Colour.success, description: summary }],
           },
+          public: { content: `🛠️ ${userMention(requesterId)} set the ${summary}.` },
         };
       },
-    },
+    }),
   },
 };

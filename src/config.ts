@@ -28,6 +28,11 @@ const snowflakeList = z
     ),
   );
 
+// The engine is chosen by the scheme; src/store opens it (and names DATABASE_URL if it cannot).
+const databaseUrl = z
+  .string()
+  .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://');
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 const timeZone = z
@@ -38,7 +43,8 @@ const timeZone = z
 export const discordShape = {
   DISCORD_TOKEN: required(z.string()),
   DISCORD_APPLICATION_ID: optional(snowflake),
-  DISCORD_GUILD_ID: optional(snowflake),
+  // The one guild HostOps serves: interactions from anywhere else are refused before anything else.
+  DISCORD_GUILD_ID: required(snowflake),
   DISCORD_API_URL: optional(httpUrl).default('https://discord.com/api'),
   LOG_LEVEL: optional(logLevel).default('info'),
 };
@@ -77,6 +83,9 @@ const environmentSchema = z.object({
   HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
   // Every parameter travels in the query string; 8 KiB is what common servers accept in a request line.
   HOSTING_API_MAX_URL_BYTES: optional(integer(256, 1_048_576)).default(8192),
+  DATABASE_URL: optional(databaseUrl).default('sqlite:data/hostops.db'),
+  AUDIT_CHANNEL_ID: optional(snowflake),
+  AUDIT_RETENTION_DAYS: optional(integer(1, 36_500)).default(400),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -107,6 +116,8 @@ export const configSchema = environmentSchema.transform((env) => ({
     maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
     maxUrlBytes: env.HOSTING_API_MAX_URL_BYTES,
   },
+  databaseUrl: env.DATABASE_URL,
+  audit: { channelId: env.AUDIT_CHANNEL_ID, retentionDays: env.AUDIT_RETENTION_DAYS },
   logLevel: env.LOG_LEVEL,
 }));
 

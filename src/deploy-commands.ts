@@ -1,3 +1,4 @@
+import { commands } from '../commands/index.js';
 import { deployConfigSchema, loadConfig } from './config.js';
 import { deployCommands } from './discord/deployCommands.js';
 import { createLogger } from './logger.js';
@@ -5,7 +6,7 @@ import { createLogger } from './logger.js';
 const config = loadConfig(deployConfigSchema);
 const { logger } = createLogger({ level: config.logLevel, secrets: [config.discord.token] });
 try {
-  await deployCommands(config, logger);
+  await deployCommands(config, logger, commands);
 } catch (error) {
   // discord.js REST errors name the status and Discord's message; the token is never part of them.
   logger.fatal({ err: error }, 'command registration failed');

@@ -1,5 +1,7 @@
 import { type Client, type CloseEvent, Events } from 'discord.js';
 import { commands as allCommands } from '../commands/index.js';
+import type { AuditEvent } from './audit/AuditTrail.js';
+import { announce } from './audit/announce.js';
 import type { Config } from './config.js';
 import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
@@ -10,6 +12,7 @@ import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
+import { openStore, type Store } from './store/index.js';
 
 /**
  * Close codes after which Discord will not take this session or a new one as configured: reconnecting
@@ -33,11 +36,13 @@ export interface BotDeps {
   commands?: readonly CommandModule[];
   generatePassword?: () => string;
   now?: () => Date;
+  readBackDelaysMs?: readonly number[];
 }
 
 export interface Bot {
   client: Client;
   router: InteractionRouter;
+  store: Store;
   hosting: HostingClient;
   health: HealthState;
   metrics: Metrics;
@@ -50,9 +55,13 @@ export interface Bot {
   stop(graceMs: number): Promise<{ drained: boolean }>;
 }
 
-/** Wires configuration, hosting client, router, Discord client and the health endpoint together. */
+/**
+ * Wires configuration, store, hosting client, router, Discord client and the health endpoint
+ * together. The store comes first: without it HostOps can keep no promise, so it does not log in.
+ */
 export async function startBot(deps: BotDeps): Promise<Bot> {
   const { config, logger } = deps;
+  const store = await openStore(config.databaseUrl, { logger });
   const health = new HealthState();
   const metrics = new Metrics();
   const hosting = new HostingClient({
@@ -63,11 +72,16 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       health.apiAttempt(event);
     },
   });
+  const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
+  const auditChannelId = config.audit.channelId;
   const router = new InteractionRouter({
     commands: deps.commands ?? allCommands,
     hosting,
+    store,
     config,
     logger,
+    ...(auditChannelId ? { announce: (event: AuditEvent) => announce(client, auditChannelId, event) } : {}),
+    ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
     secrets: deps.secrets,
     generatePassword: deps.generatePassword ?? generatePassword,
     observer: metrics,
@@ -78,7 +92,6 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       ? await startHttpServer({ host: config.http.host, port: config.http.port, health, metrics, logger })
       : undefined;
 
-  const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   let declareFatal: (reason: string) => void = () => {};
   const fatal = new Promise<string>((resolve) => {
     declareFatal = resolve;
@@ -132,6 +145,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   return {
     client,
     router,
+    store,
     hosting,
     health,
     metrics,
@@ -143,6 +157,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       const drained = await router.drain(graceMs);
       await client.destroy();
       await hosting.close(!drained);
+      await store.close();
       await http?.close();
       return { drained };
     },

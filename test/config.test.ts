@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../src/config.js';
+import { ConfigError, ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
 
 const valid = {
   HOSTING_API_URL: 'https://api.example.com',
   HOSTING_API_TOKEN: 'tok-123456',
   DISCORD_TOKEN: 'discord-token-abc',
+  DISCORD_GUILD_ID: '100000000000000000',
 };
 
 function problems(env: Record<string, string | undefined>): string[] {
@@ -32,7 +33,7 @@ describe('parseConfig', () => {
     expect(config.discord).toEqual({
       token: 'discord-token-abc',
       applicationId: undefined,
-      guildId: undefined,
+      guildId: '100000000000000000',
       apiUrl: 'https://discord.com/api',
     });
     expect(config.access).toEqual({
@@ -48,6 +49,8 @@ describe('parseConfig', () => {
       zone: undefined,
     });
     expect(config.confirmTimeoutMs).toBe(120_000);
+    expect(config.databaseUrl).toBe('sqlite:data/hostops.db');
+    expect(config.audit).toEqual({ channelId: undefined, retentionDays: 400 });
   });
 
   it('reads the Discord, role and contact variables', () => {
@@ -75,17 +78,67 @@ describe('parseConfig', () => {
     expect(config.confirmTimeoutMs).toBe(30_000);
   });
 
-  it('reads every variable', () => {
-    const config = parseConfig({
-      ...valid,
+  it('reads every variable: each one set to a value other than its default shows in the result', () => {
+    const env: Record<string, string> = {
+      DISCORD_TOKEN: 'discord-token-xyz',
+      DISCORD_APPLICATION_ID: '100000000000000001',
+      DISCORD_GUILD_ID: '100000000000000002',
+      DISCORD_API_URL: 'http://127.0.0.1:3000/api',
+      LOG_LEVEL: 'debug',
+      VIEWER_ROLE_IDS: '100000000000000003',
+      OPERATOR_ROLE_IDS: '100000000000000004',
+      ADMIN_ROLE_IDS: '100000000000000005',
+      OPS_CHANNEL_IDS: '100000000000000006',
+      DEFAULT_OWNER_C: 'O-1',
+      DEFAULT_ADMIN_C: 'A-1',
+      DEFAULT_TECH_C: 'T-1',
+      DEFAULT_ZONE_C: 'Z-1',
+      CONFIRM_TIMEOUT_S: '30',
+      HTTP_PORT: '9090',
+      HTTP_HOST: '127.0.0.1',
+      SHUTDOWN_GRACE_MS: '3000',
       HOSTING_API_URL: 'http://127.0.0.1:9000/api',
+      HOSTING_API_TOKEN: 'hosting-token-xyz',
       HOSTING_API_TIMEOUT_MS: '2500',
       HOSTING_API_TIMEZONE: 'America/New_York',
-      LOG_LEVEL: 'debug',
+      HOSTING_API_MAX_CONNECTIONS: '4',
+      HOSTING_API_MAX_URL_BYTES: '4096',
+      DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
+      AUDIT_CHANNEL_ID: '100000000000000007',
+      AUDIT_RETENTION_DAYS: '30',
+    };
+    // A variable added to the schema must be added here too.
+    expect(Object.keys(env).sort()).toEqual([...ENVIRONMENT_VARIABLES].sort());
+    const config = parseConfig(env);
+    expect(config).toEqual({
+      discord: {
+        token: 'discord-token-xyz',
+        applicationId: '100000000000000001',
+        guildId: '100000000000000002',
+        apiUrl: 'http://127.0.0.1:3000/api',
+      },
+      access: {
+        viewerRoleIds: ['100000000000000003'],
+        operatorRoleIds: ['100000000000000004'],
+        adminRoleIds: ['100000000000000005'],
+        channelIds: ['100000000000000006'],
+      },
+      contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
+      confirmTimeoutMs: 30_000,
+      http: { port: 9090, host: '127.0.0.1' },
+      shutdownGraceMs: 3000,
+      hosting: {
+        baseUrl: 'http://127.0.0.1:9000/api',
+        token: 'hosting-token-xyz',
+        timeoutMs: 2500,
+        timeZone: 'America/New_York',
+        maxConnections: 4,
+        maxUrlBytes: 4096,
+      },
+      databaseUrl: 'postgres://hostops:pw@db:5432/hostops',
+      audit: { channelId: '100000000000000007', retentionDays: 30 },
+      logLevel: 'debug',
     });
-    expect(config.hosting.timeoutMs).toBe(2500);
-    expect(config.hosting.timeZone).toBe('America/New_York');
-    expect(config.logLevel).toBe('debug');
   });
 
   it('treats empty values as unset', () => {
@@ -98,6 +151,7 @@ describe('parseConfig', () => {
   it('names every missing variable, one line each', () => {
     expect(problems({})).toEqual([
       'DISCORD_TOKEN: is required',
+      'DISCORD_GUILD_ID: is required',
       'HOSTING_API_URL: is required',
       'HOSTING_API_TOKEN: is required',
     ]);
@@ -114,6 +168,9 @@ describe('parseConfig', () => {
     ['OPERATOR_ROLE_IDS', '123,abc', 'Discord ids'],
     ['CONFIRM_TIMEOUT_S', '3600', '<=840'],
     ['DISCORD_API_URL', 'discord.com', 'http:// or https://'],
+    ['DATABASE_URL', 'mysql://db/hostops', 'sqlite: or postgres://'],
+    ['AUDIT_CHANNEL_ID', '#audit', 'Discord id'],
+    ['AUDIT_RETENTION_DAYS', '0', '>=1'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);

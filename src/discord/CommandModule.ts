@@ -1,13 +1,15 @@
 import {
   type APIEmbed,
   ApplicationIntegrationType,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Config } from '../config.js';
-import type { HostingClient } from '../hosting/HostingClient.js';
+import type { ChangeOperation, HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import type { Store } from '../store/index.js';
 import type { Tier } from './access.js';
 
 /** Spread into every definition: guild installs only, never DMs or user installs. */
@@ -38,41 +40,40 @@ export interface CommandContext {
   tier: Tier;
   /** The full command list (for /help). */
   commands: readonly CommandModule[];
+  store: Store;
 }
 
 export interface PreviewField {
   name: string;
   value: string;
   inline?: boolean;
-  /** Shown to the invoker in the prompt, but kept out of log lines (e.g. a license key). */
-  sensitive?: boolean;
 }
 
-/**
- * A change that has been validated but not sent. The router shows `preview` to the invoker and calls
- * `execute` exactly once, only after they press Confirm.
- */
 /** A text file attached to the prompt, for what a field cannot hold in full. */
 export interface PreviewFile {
   name: string;
   content: string;
 }
 
-export interface ChangeRequest {
+/** What the prompt shows: exactly what will be sent. */
+export interface ChangePreview {
   /** Short title, e.g. "Set reverse DNS". */
   title: string;
-  /** Exactly what will be sent: one field per parameter (already escaped). */
-  preview: PreviewField[];
-  /** Attached to the prompt when the preview cannot show everything; the preview says so. */
+  /** One field per parameter (already escaped). */
+  fields: PreviewField[];
+  /** Attached when the fields cannot show everything; the fields say so. */
   files?: PreviewFile[];
-  execute: (context: ChangeContext) => Promise<ChangeOutcome>;
 }
 
-export interface ChangeContext {
+/** What sending a change may use: the record's parameters come separately. */
+export interface SendContext {
   hosting: HostingClient;
   correlationId: string;
   logger: Logger;
   secrets: SecretRegistry;
+  generatePassword: () => string;
+  /** Who asked for the change, for the public record. */
+  requesterId: string;
 }
 
 export interface ChangeOutcome {
@@ -80,15 +81,50 @@ export interface ChangeOutcome {
   private: ReplyBody;
   /** Posted in the channel as the record of who changed what; must never carry a secret. */
   public: ReplyBody;
+  /** Kept in the change record (never a secret), e.g. the id the provider gave a new account. */
+  result?: Record<string, unknown>;
 }
 
-/** Asks for long text in a modal before a change can be prepared. */
-export interface ModalRequest {
-  title: string;
-  input: { label: string; placeholder?: string; maxLength?: number };
-  /** Called with the submitted text; throws InvalidOptionError like any other option parse. */
-  submit: (text: string) => ChangeRequest;
+/** Asks for long text in a modal before a change's parameters can be parsed. */
+export interface ModalRequest<P> {
+  modal: {
+    title: string;
+    input: { label: string; placeholder?: string; maxLength?: number };
+    /** Called with the submitted text; throws InvalidOptionError like any other option parse. */
+    submit: (text: string) => P;
+  };
 }
+
+/**
+ * A changing subcommand. A change is data: `parse` turns options into JSON parameters, which are
+ * stored, shown (`preview`), confirmed, and only then sent (`send`) — possibly by another process
+ * after a restart, so nothing here may depend on anything but the parameters.
+ */
+export interface ChangeSpec<P extends object> {
+  tier: Tier;
+  operation: ChangeOperation;
+  /** Parameters that are secrets: stored only while pending, masked to their last four characters after. */
+  secrets?: readonly (keyof P & string)[];
+  parse: (context: CommandContext) => P | ModalRequest<P>;
+  /** The domain, server, address or account the change is about (audit trail). */
+  target: (parameters: P) => string;
+  preview: (parameters: P) => ChangePreview;
+  send: (parameters: P, context: SendContext) => Promise<ChangeOutcome>;
+  /** After an unknown outcome, how to read whether the change took effect after all. */
+  readBack?: {
+    /** True or false, or a throw when the provider cannot tell yet. */
+    verify: (parameters: P, context: SendContext) => Promise<boolean>;
+    /** "`example.org` is registered after all." */
+    applied: (parameters: P) => string;
+    /** "`example.org` is not registered: it is safe to try again." */
+    notApplied: (parameters: P) => string;
+  };
+  /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
+  repeatable?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
+export type AnyChangeSpec = ChangeSpec<any>;
 
 export type Subcommand =
   /** Reads: options are parsed before the reply is deferred, so input errors stay ephemeral. */
@@ -97,16 +133,35 @@ export type Subcommand =
       tier: Tier;
       parse: (context: CommandContext) => unknown;
       run: (context: CommandContext, input: never) => Promise<ReplyBody | ReplyBody[]>;
+      target?: (input: never) => string;
     }
   /** Changes: nothing is sent before the invoker confirms. */
-  | { kind: 'change'; tier: Tier; prepare: (context: CommandContext) => ChangeRequest | ModalRequest }
+  | ({ kind: 'change' } & AnyChangeSpec)
   /** Instant ephemeral answers that touch no API; `anywhere` skips the channel gate (for /help). */
   | { kind: 'info'; tier: Tier; anywhere?: boolean; respond: (context: CommandContext) => ReplyBody };
+
+/** A button of a command's own answer (e.g. paging), pressed later by anyone who can see it. */
+export interface ComponentHandler {
+  /** Checked, with the channel, exactly as for a command before the handler runs. */
+  tier: Tier;
+  /** Returns the message's new content; `args` is what followed `hostops:<action>:` in the custom id. */
+  update: (context: ComponentContext) => Promise<ReplyBody & { files?: PreviewFile[] }>;
+}
+
+export interface ComponentContext extends Omit<CommandContext, 'interaction'> {
+  interaction: ButtonInteraction<'cached' | 'raw'>;
+  args: string;
+}
 
 export interface CommandModule {
   definition: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /** Keyed by subcommand name; a command without subcommands uses the key ''. */
   subcommands: Record<string, Subcommand>;
+  /**
+   * Buttons of this command's answers, keyed by action: custom id `hostops:<action>:<args>`, at most
+   * 100 characters in all (Discord's limit).
+   */
+  components?: Record<string, ComponentHandler>;
 }
 
 /** Lets a read declare its parsed input type while the router stays generic. */
@@ -114,6 +169,16 @@ export function read<T>(spec: {
   tier: Tier;
   parse: (context: CommandContext) => T;
   run: (context: CommandContext, input: T) => Promise<ReplyBody | ReplyBody[]>;
+  target?: (input: T) => string;
 }): Subcommand {
   return { kind: 'read', ...spec } as Subcommand;
+}
+
+/** Lets a change declare its parameter type while the router stays generic. */
+export function change<P extends object>(spec: ChangeSpec<P>): Subcommand {
+  return { kind: 'change', ...spec };
+}
+
+export function isModalRequest<P>(value: P | ModalRequest<P>): value is ModalRequest<P> {
+  return typeof value === 'object' && value !== null && 'modal' in value;
 }

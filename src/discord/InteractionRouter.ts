@@ -1,114 +1,112 @@
 import {
-  type APIActionRowComponent,
-  type APIButtonComponent,
-  type APIEmbed,
   type ButtonInteraction,
-  ButtonStyle,
   type ChatInputCommandInteraction,
   ComponentType,
-  DiscordAPIError,
   type Interaction,
-  MessageFlags,
   type ModalSubmitInteraction,
   TextInputStyle,
-  TimestampStyles,
-  time,
-  userMention,
 } from 'discord.js';
+import { type AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
+import { ChangeJournal } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
-import { cutText } from '../text/cutText.js';
+import type { Store } from '../store/index.js';
+import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
 import { checkGates, type Tier } from './access.js';
-import type {
-  ChangeOutcome,
-  ChangeRequest,
-  CommandContext,
-  CommandModule,
-  ModalRequest,
-  Subcommand,
+import { ChangeFlow, RESTARTING } from './ChangeFlow.js';
+import {
+  type AnyChangeSpec,
+  type CommandContext,
+  type CommandModule,
+  type ComponentContext,
+  type ComponentHandler,
+  isModalRequest,
+  type ModalRequest,
+  type Subcommand,
 } from './CommandModule.js';
-import { type CommandOutcome, describeError } from './describeError.js';
 import { PendingStore } from './PendingStore.js';
-import { Colour } from './render/colours.js';
 import { RefusalError, UserError } from './UserError.js';
 
-export interface RouterObserver {
-  /** Time from receiving the interaction to Discord accepting our first response. */
-  acknowledged(command: string, ms: number): void;
-  /** A command reached its end state; ms counts from receipt (for changes: up to the outcome). */
-  finished(command: string, outcome: CommandOutcome, ms: number): void;
-}
+export type { RouterObserver } from './Answers.js';
 
 export interface RouterDeps {
   commands: readonly CommandModule[];
   hosting: HostingClient;
+  store: Store;
   config: Config;
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
   now?: () => Date;
   observer?: RouterObserver;
-}
-
-interface Invocation {
-  label: string;
-  correlationId: string;
-  userId: string;
-  startedAt: number;
-  logger: Logger;
-}
-
-interface PendingChange {
-  invocation: Invocation;
-  change: ChangeRequest;
-  tier: Tier;
-  /** The interaction whose reply is the prompt: used to mark it expired. */
-  prompt: ChatInputCommandInteraction | ModalSubmitInteraction;
+  /** Posts one line in the audit channel (AUDIT_CHANNEL_ID); absent when there is none. */
+  announce?: (event: AuditEvent) => Promise<void>;
+  /** Waits between read-backs after an unknown outcome (tests shorten them). */
+  readBackDelaysMs?: readonly number[];
 }
 
 interface PendingModal {
   invocation: Invocation;
-  tier: Tier;
-  request: ModalRequest;
+  spec: AnyChangeSpec;
+  request: ModalRequest<object>['modal'];
 }
 
-const CUSTOM_ID = /^hostops:(confirm|cancel|modal):([\w-]+)$/;
+const CUSTOM_ID = /^hostops:([a-z]+):(.*)$/s;
 // Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
 const MODAL_TTL_MS = 14 * 60_000;
-const FIELD_LIMIT = 1024;
-const RESTARTING = 'HostOps is restarting; try again in a minute.';
+const OTHER_GUILD = 'HostOps serves only the server it was set up for.';
 
 /**
- * From INTERACTION_CREATE to the reply: finds the command, runs the gates, parses options, defers,
- * runs the handler, holds changes until confirmed, and is the one place errors become replies.
+ * From INTERACTION_CREATE to the reply: refuses other guilds, finds the command by its whole path,
+ * runs the gates, parses options, answers reads, and hands changes to the ChangeFlow. Every error
+ * becomes a reply through Answers.
  */
 export class InteractionRouter {
   readonly #deps: RouterDeps;
   readonly #subcommands = new Map<string, Subcommand>();
-  readonly #changes: PendingStore<PendingChange>;
-  readonly #modals: PendingStore<PendingModal>;
+  readonly #components = new Map<string, ComponentHandler>();
+  readonly #modals = new PendingStore<PendingModal>(MODAL_TTL_MS, () => {});
   readonly #inFlight = new Set<Promise<void>>();
-  /** Confirmed changes whose API call is under way, so a forced shutdown can tell their owners. */
-  readonly #sending = new Map<
-    string,
-    { interaction: ButtonInteraction; change: ChangeRequest; invocation: Invocation }
-  >();
+  readonly #answers: Answers;
+  readonly #changes: ChangeFlow;
   #draining = false;
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
+    const specs = new Map<string, AnyChangeSpec>();
     for (const module of deps.commands) {
+      for (const [action, handler] of Object.entries(module.components ?? {})) {
+        this.#components.set(action, handler);
+      }
       for (const [name, subcommand] of Object.entries(module.subcommands)) {
-        this.#subcommands.set(commandLabel(module.definition.name, name), subcommand);
+        const label = commandLabel(module.definition.name, name);
+        this.#subcommands.set(label, subcommand);
+        if (subcommand.kind === 'change') specs.set(label, subcommand);
       }
     }
-    this.#changes = new PendingStore(deps.config.confirmTimeoutMs, (entry) =>
-      this.#track(this.#expire(entry.value)),
+    // Records and deadlines are real-world times; `deps.now` pins the calendar of read answers.
+    const now = () => new Date();
+    this.#answers = new Answers(new AuditTrail(deps.store, deps.logger, deps.announce), deps.observer);
+    this.#changes = new ChangeFlow(
+      {
+        journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs),
+        specs,
+        answers: this.#answers,
+        hosting: deps.hosting,
+        config: deps.config,
+        logger: deps.logger,
+        secrets: deps.secrets,
+        generatePassword: deps.generatePassword,
+        now,
+        ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
+      },
+      (task) => void this.#track(task),
     );
-    this.#modals = new PendingStore(MODAL_TTL_MS, () => {});
+    // Prompts that ran out while no HostOps was running.
+    void this.#track(this.#changes.sweep());
   }
 
   /** Never rejects: every failure is answered and logged here. */
@@ -122,9 +120,12 @@ export class InteractionRouter {
   }
 
   #track(task: Promise<void>): Promise<void> {
-    this.#inFlight.add(task);
-    void task.finally(() => this.#inFlight.delete(task));
-    return task;
+    const guarded = task.catch((error: unknown) => {
+      this.#deps.logger.error({ err: error }, 'background task failed');
+    });
+    this.#inFlight.add(guarded);
+    void guarded.finally(() => this.#inFlight.delete(guarded));
+    return guarded;
   }
 
   get inFlight(): number {
@@ -132,18 +133,18 @@ export class InteractionRouter {
   }
 
   /**
-   * Stops taking new commands, tells owners of open prompts that nothing was sent, and waits up to
-   * graceMs for commands in flight (confirmed changes included) to deliver their answers.
+   * Stops taking new commands and waits up to graceMs for those in flight (confirmed changes
+   * included) to answer. Open prompts stay open: their records outlive the process.
    * Resolves true when everything finished in time.
    */
   async drain(graceMs: number): Promise<boolean> {
     this.#draining = true;
-    this.#changes.expireAll();
+    this.#changes.startDraining();
     const deadline = Date.now() + graceMs;
     while (this.#inFlight.size > 0) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        await this.#abandonSending();
+        await this.#changes.abandonSending();
         return false;
       }
       let timer: NodeJS.Timeout | undefined;
@@ -156,32 +157,79 @@ export class InteractionRouter {
     return true;
   }
 
-  /** Out of time: a change still waiting for the provider was sent, so its outcome is unknown. */
-  async #abandonSending(): Promise<void> {
-    const abandoned = [...this.#sending.values()];
-    this.#sending.clear();
-    await Promise.all(
-      abandoned.map(async ({ interaction, change, invocation }) => {
-        const status =
-          '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. ' +
-          `Check before trying again. Reference: \`${invocation.correlationId}\`.`;
-        await this.#safely(invocation, () =>
-          interaction.editReply({ embeds: [previewEmbed(change, Colour.danger, status)], components: [] }),
-        );
-        this.#finish(invocation, 'failed');
-      }),
-    );
+  async #route(interaction: Interaction): Promise<void> {
+    // Before anything else, for every kind of interaction: another server gets nothing from us.
+    if (interaction.guildId !== null && interaction.guildId !== this.#deps.config.discord.guildId) {
+      this.#deps.logger.warn(
+        { interaction: interaction.id, guild: interaction.guildId, user: interaction.user.id },
+        'interaction from another guild refused',
+      );
+      if (interaction.isAutocomplete()) await interaction.respond([]);
+      else if (interaction.isRepliable()) await interaction.reply(ephemeral({ content: OTHER_GUILD }));
+      return;
+    }
+    if (interaction.isChatInputCommand()) return this.#command(interaction);
+    if (!interaction.isButton() && !interaction.isModalSubmit()) return;
+    const match = CUSTOM_ID.exec(interaction.customId);
+    if (!match) return;
+    const [, action, id = ''] = match;
+    if (interaction.isModalSubmit()) {
+      if (action === 'modal') await this.#modalSubmitted(interaction, id);
+      return;
+    }
+    if (this.#draining && action === 'retry') {
+      await interaction.reply(ephemeral({ content: RESTARTING }));
+      return;
+    }
+    await this.#button(interaction, action ?? '', id);
   }
 
-  async #route(interaction: Interaction): Promise<void> {
-    if (interaction.isChatInputCommand()) return this.#command(interaction);
-    if (interaction.isButton() || interaction.isModalSubmit()) {
-      const match = CUSTOM_ID.exec(interaction.customId);
-      if (!match) return;
-      const [, action, nonce = ''] = match;
-      if (interaction.isModalSubmit() && action === 'modal') return this.#modalSubmitted(interaction, nonce);
-      if (interaction.isButton() && action === 'confirm') return this.#confirm(interaction, nonce);
-      if (interaction.isButton() && action === 'cancel') return this.#cancel(interaction, nonce);
+  #button(interaction: ButtonInteraction, action: string, id: string): Promise<void> {
+    switch (action) {
+      case 'confirm':
+        return this.#changes.confirm(interaction, id);
+      case 'cancel':
+        return this.#changes.cancel(interaction, id);
+      case 'again':
+        return this.#changes.sendAgain(interaction, id);
+      case 'retry':
+        return this.#changes.tryAgain(interaction, id);
+      default: {
+        const handler = this.#components.get(action);
+        return handler ? this.#component(interaction, handler, id) : Promise.resolve();
+      }
+    }
+  }
+
+  /** A button of a command's own answer: the same gates as the command, then the message is updated. */
+  async #component(interaction: ButtonInteraction, handler: ComponentHandler, args: string): Promise<void> {
+    const correlationId = newCorrelationId();
+    const invocation: Invocation = {
+      label: `button ${interaction.customId.split(':')[1] ?? ''}`,
+      correlationId,
+      userId: interaction.user.id,
+      userName: interaction.user.username,
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
+      startedAt: performance.now(),
+      changing: false,
+      logger: this.#deps.logger.child({ cid: correlationId, button: interaction.customId }),
+    };
+    try {
+      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
+      const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
+      const { files, ...body } = await handler.update({
+        ...this.#context(interaction, invocation, tier),
+        interaction: interaction as ComponentContext['interaction'],
+        args,
+      });
+      const attachments = (files ?? []).map(({ name, content }) => ({
+        name,
+        attachment: Buffer.from(content, 'utf8'),
+      }));
+      await this.#answers.acknowledge(invocation, interaction.update({ ...body, files: attachments }));
+    } catch (error) {
+      await this.#answers.fail(interaction, invocation, error, false);
     }
   }
 
@@ -196,11 +244,16 @@ export class InteractionRouter {
     const correlationId = newCorrelationId();
     const scope = handlerScope.getStore();
     if (scope) Object.assign(scope, { correlationId, command: label });
+    const subcommand = this.#subcommands.get(label);
     const invocation: Invocation = {
       label,
       correlationId,
       userId: interaction.user.id,
+      userName: interaction.user.username,
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
       startedAt: performance.now(),
+      changing: subcommand?.kind === 'change',
       logger: this.#deps.logger.child({
         cid: correlationId,
         command: label,
@@ -211,7 +264,6 @@ export class InteractionRouter {
     };
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
-      const subcommand = this.#subcommands.get(label);
       if (!subcommand) {
         throw new UserError(
           `\`${label}\` is not a command this version of HostOps knows. Ask an admin to redeploy the commands.`,
@@ -223,50 +275,59 @@ export class InteractionRouter {
       const context = this.#context(interaction, invocation, tier);
       switch (subcommand.kind) {
         case 'info':
-          await this.#acknowledge(invocation, interaction.reply(ephemeral(subcommand.respond(context))));
-          this.#finish(invocation, 'ok');
+          await this.#answers.acknowledge(
+            invocation,
+            interaction.reply(ephemeral(subcommand.respond(context))),
+          );
+          await this.#answers.finish(invocation, 'ok');
           return;
         case 'read': {
           const input = subcommand.parse(context);
+          invocation.target = subcommand.target?.(input as never) ?? null;
           // The deferral goes out first; the API call starts while Discord is still accepting it, so
           // the acknowledgement round trip does not add to the provider's latency. A read is safe to
           // start even if the deferral then fails.
           const deferred = interaction.deferReply();
           const running = subcommand.run(context, input as never);
           running.catch(() => {}); // awaited below, after the deferral settles
-          await this.#acknowledge(invocation, deferred);
+          await this.#answers.acknowledge(invocation, deferred);
           const result = await running;
           const [first = { content: 'Nothing to show.' }, ...rest] = Array.isArray(result)
             ? result
             : [result];
           await interaction.editReply(first);
           for (const body of rest) await interaction.followUp(body);
-          this.#finish(invocation, 'ok');
+          await this.#answers.finish(invocation, 'ok');
           return;
         }
         case 'change': {
-          const prepared = subcommand.prepare(context);
-          if ('submit' in prepared) {
-            await this.#openModal(interaction, invocation, tier, prepared);
+          const parsed = subcommand.parse(context);
+          if (isModalRequest(parsed)) {
+            await this.#openModal(interaction, invocation, subcommand, parsed.modal);
           } else {
-            await this.#prompt(interaction, invocation, tier, prepared);
+            await this.#changes.prompt(interaction, invocation, subcommand, parsed);
           }
           return;
         }
       }
     } catch (error) {
-      await this.#fail(interaction, invocation, error);
+      await this.#answers.fail(interaction, invocation, error);
     }
   }
 
-  #context(interaction: ChatInputCommandInteraction, invocation: Invocation, tier: Tier): CommandContext {
-    const { hosting, config, secrets, commands, generatePassword } = this.#deps;
+  #context(
+    interaction: ChatInputCommandInteraction | ButtonInteraction,
+    invocation: Invocation,
+    tier: Tier,
+  ): CommandContext {
+    const { hosting, config, secrets, commands, generatePassword, store } = this.#deps;
     return {
       interaction: interaction as CommandContext['interaction'],
       hosting,
       config,
       secrets,
       commands,
+      store,
       generatePassword,
       tier,
       logger: invocation.logger,
@@ -278,11 +339,11 @@ export class InteractionRouter {
   async #openModal(
     interaction: ChatInputCommandInteraction,
     invocation: Invocation,
-    tier: Tier,
-    request: ModalRequest,
+    spec: AnyChangeSpec,
+    request: ModalRequest<object>['modal'],
   ): Promise<void> {
-    const { nonce } = this.#modals.add(invocation.userId, { invocation, tier, request });
-    await this.#acknowledge(
+    const { nonce } = this.#modals.add(invocation.userId, { invocation, spec, request });
+    await this.#answers.acknowledge(
       invocation,
       interaction.showModal({
         title: request.title,
@@ -314,247 +375,18 @@ export class InteractionRouter {
       return;
     }
     this.#modals.take(nonce);
-    const { invocation, tier, request } = entry.value;
+    const { invocation, spec, request } = entry.value;
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
-      const change = request.submit(interaction.fields.getTextInputValue('text'));
-      await this.#prompt(interaction, invocation, tier, change);
+      const parameters = request.submit(interaction.fields.getTextInputValue('text'));
+      await this.#changes.prompt(interaction, invocation, spec, parameters);
     } catch (error) {
-      await this.#fail(interaction, invocation, error);
+      await this.#answers.fail(interaction, invocation, error);
     }
-  }
-
-  async #prompt(
-    interaction: ChatInputCommandInteraction | ModalSubmitInteraction,
-    invocation: Invocation,
-    tier: Tier,
-    change: ChangeRequest,
-  ): Promise<void> {
-    const entry = this.#changes.add(invocation.userId, { invocation, change, tier, prompt: interaction });
-    const expires = time(new Date(entry.expiresAt), TimestampStyles.RelativeTime);
-    const body = {
-      embeds: [
-        {
-          ...previewEmbed(change, Colour.warning),
-          description: `Nothing is sent until you press **Confirm**. This prompt expires ${expires}.`,
-        },
-      ],
-      components: [buttons(entry.nonce, false)],
-      files: (change.files ?? []).map(({ name, content }) => ({
-        name,
-        attachment: Buffer.from(content, 'utf8'),
-      })),
-    };
-    await this.#acknowledge(invocation, interaction.reply(ephemeral(body)));
-    invocation.logger.info({ change: change.title }, 'change prompted');
-  }
-
-  async #confirm(interaction: ButtonInteraction, nonce: string): Promise<void> {
-    const entry = this.#changes.peek(nonce);
-    if (!entry) {
-      await interaction.reply(
-        ephemeral({
-          content: 'This confirmation is no longer open: it was already used, cancelled or has expired.',
-        }),
-      );
-      return;
-    }
-    if (entry.ownerId !== interaction.user.id) {
-      await interaction.reply(
-        ephemeral({ content: `Only ${userMention(entry.ownerId)} can confirm this change.` }),
-      );
-      return;
-    }
-    const { invocation, change, tier } = entry.value;
-    const scope = handlerScope.getStore();
-    if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: invocation.label });
-    try {
-      // Roles or channel rules may have changed while the prompt was open.
-      checkGates(interaction, tier, this.#deps.config.access, invocation.label);
-    } catch (error) {
-      await this.#fail(interaction, invocation, error, false);
-      return;
-    }
-    // Synchronous take: a second click finds nothing, so the change is sent at most once.
-    if (!this.#changes.take(nonce)) return;
-    if (this.#draining) {
-      await interaction.update({
-        embeds: [previewEmbed(change, Colour.neutral, `Not sent: ${RESTARTING}`)],
-        components: [],
-      });
-      this.#finish(invocation, 'cancelled');
-      return;
-    }
-    try {
-      // Acknowledge first: if Discord no longer accepts this click, the user never saw it confirmed,
-      // so nothing may be sent.
-      await interaction.update({ embeds: [previewEmbed(change, Colour.info, 'Sending…')], components: [] });
-    } catch (error) {
-      invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
-      this.#finish(invocation, 'failed');
-      return;
-    }
-    // The audit line: who sent what (sensitive values named, not shown).
-    const sent = change.preview.map(({ name, value, sensitive }) => ({
-      name,
-      value: sensitive ? '[REDACTED]' : value,
-    }));
-    invocation.logger.info({ change: change.title, sent }, 'change confirmed, sending');
-    this.#sending.set(nonce, { interaction, change, invocation });
-    let outcome: ChangeOutcome;
-    try {
-      outcome = await change.execute({
-        hosting: this.#deps.hosting,
-        correlationId: invocation.correlationId,
-        logger: invocation.logger,
-        secrets: this.#deps.secrets,
-      });
-    } catch (error) {
-      const description = describeError(error, invocation.correlationId);
-      this.#log(invocation, error, description.unexpected);
-      // Gone from #sending means a forced shutdown already told the owner.
-      if (!this.#sending.delete(nonce)) return;
-      await this.#safely(invocation, () =>
-        interaction.editReply({
-          embeds: [previewEmbed(change, Colour.danger, description.message)],
-          components: [],
-        }),
-      );
-      this.#finish(invocation, description.outcome);
-      return;
-    }
-    invocation.logger.info({ change: change.title }, 'change applied');
-    if (!this.#sending.delete(nonce)) return;
-    await this.#safely(invocation, () => interaction.editReply({ ...outcome.private, components: [] }));
-    await this.#safely(invocation, () => interaction.followUp(outcome.public));
-    this.#finish(invocation, 'ok');
-  }
-
-  async #cancel(interaction: ButtonInteraction, nonce: string): Promise<void> {
-    const entry = this.#changes.peek(nonce);
-    if (!entry || entry.ownerId !== interaction.user.id) {
-      const content = entry
-        ? `Only ${userMention(entry.ownerId)} can cancel this change.`
-        : 'This confirmation is no longer open.';
-      await interaction.reply(ephemeral({ content }));
-      return;
-    }
-    if (!this.#changes.take(nonce)) return;
-    const { invocation, change } = entry.value;
-    await interaction.update({
-      embeds: [previewEmbed(change, Colour.neutral, 'Cancelled — nothing was sent.')],
-      components: [],
-    });
-    this.#finish(invocation, 'cancelled');
-  }
-
-  async #expire({ invocation, change, prompt }: PendingChange): Promise<void> {
-    const status = this.#draining
-      ? `Not sent: ${RESTARTING}`
-      : 'Expired — nothing was sent. Run the command again.';
-    await this.#safely(invocation, () =>
-      prompt.editReply({
-        embeds: [previewEmbed(change, Colour.neutral, status)],
-        components: [buttons('x', true)],
-      }),
-    );
-    this.#finish(invocation, 'expired');
-  }
-
-  /** The one place an error becomes an answer. */
-  async #fail(
-    interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction,
-    invocation: Invocation,
-    error: unknown,
-    finish = true,
-  ): Promise<void> {
-    const description = describeError(error, invocation.correlationId);
-    this.#log(invocation, error, description.unexpected);
-    const body = { content: description.message, embeds: [], components: [] };
-    await this.#safely(invocation, async () => {
-      if (interaction.deferred || interaction.replied) await interaction.editReply(body);
-      else await this.#acknowledge(invocation, interaction.reply(ephemeral(body)));
-    });
-    if (finish) this.#finish(invocation, description.outcome);
-  }
-
-  #log(invocation: Invocation, error: unknown, unexpected: boolean): void {
-    if (unexpected) invocation.logger.error({ err: error }, 'command failed unexpectedly');
-    else invocation.logger.info({ err: error }, 'command answered with an error');
-  }
-
-  /** Discord refusing a late answer (10062 unknown interaction, 40060 already acknowledged) is not fatal. */
-  async #safely(invocation: Invocation, send: () => Promise<unknown>): Promise<void> {
-    try {
-      await send();
-    } catch (error) {
-      const code = error instanceof DiscordAPIError ? error.code : undefined;
-      invocation.logger.warn({ err: error, discordCode: code }, 'could not deliver the answer to Discord');
-    }
-  }
-
-  async #acknowledge(invocation: Invocation, response: Promise<unknown>): Promise<void> {
-    await response;
-    this.#deps.observer?.acknowledged(invocation.label, performance.now() - invocation.startedAt);
-  }
-
-  #finish(invocation: Invocation, outcome: CommandOutcome): void {
-    const ms = performance.now() - invocation.startedAt;
-    this.#deps.observer?.finished(invocation.label, outcome, ms);
-    invocation.logger.info({ outcome, ms: Math.round(ms) }, 'command finished');
   }
 }
 
 /** `/domain info`, or `/help` for a command without subcommands (key ''). */
 function commandLabel(command: string, subcommand: string): string {
   return `/${command}${subcommand ? ` ${subcommand}` : ''}`;
-}
-
-function ephemeral<T extends object>(body: T): T & { flags: MessageFlags.Ephemeral } {
-  return { ...body, flags: MessageFlags.Ephemeral };
-}
-
-function previewEmbed(change: ChangeRequest, color: number, status?: string): APIEmbed {
-  return {
-    title: change.title,
-    color,
-    fields: change.preview.slice(0, 25).map(({ name, value, inline }) => ({
-      name,
-      value: fieldValue(value),
-      inline: inline ?? false,
-    })),
-    ...(status ? { description: status } : {}),
-  };
-}
-
-/**
- * Commands keep their previews within a field's 1024 characters; should one not, it is cut visibly,
- * saying how long it is, rather than rejected by Discord or cut silently.
- */
-function fieldValue(value: string): string {
-  if (value.length <= FIELD_LIMIT) return value;
-  const note = ` … (${value.length.toLocaleString('en-US')} characters, not all shown)`;
-  return cutText(value, FIELD_LIMIT - note.length, '') + note;
-}
-
-function buttons(nonce: string, disabled: boolean): APIActionRowComponent<APIButtonComponent> {
-  return {
-    type: ComponentType.ActionRow,
-    components: [
-      {
-        type: ComponentType.Button,
-        style: ButtonStyle.Danger,
-        label: 'Confirm',
-        custom_id: `hostops:confirm:${nonce}`,
-        disabled,
-      },
-      {
-        type: ComponentType.Button,
-        style: ButtonStyle.Secondary,
-        label: 'Cancel',
-        custom_id: `hostops:cancel:${nonce}`,
-        disabled,
-      },
-    ],
-  };
 }

@@ -1,25 +1,42 @@
 import { REST, Routes } from 'discord.js';
-import { commands } from '../../commands/index.js';
 import type { DeployConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { CommandModule } from './CommandModule.js';
+
+export interface DeployResult {
+  /** Commands now registered to DISCORD_GUILD_ID. */
+  registered: number;
+  /** Global commands of the application that were removed (0 when there were none). */
+  removedGlobal: number;
+}
 
 /**
- * Registers the whole command set with one bulk PUT (guild-scoped when DISCORD_GUILD_ID is set, which
- * applies at once). Run on deploys, never on every start: registration is rate limited.
+ * Registers the command set to the one guild HostOps serves (one bulk PUT, applies at once), then
+ * removes any global commands of the application (one bulk PUT of `[]`, only when there are some), so
+ * the commands never show up anywhere else. Run on deploys, never on every start: registration is
+ * rate limited. The guild set is written first, so a failure never leaves the guild without commands.
  */
-export async function deployCommands(config: DeployConfig, logger: Logger): Promise<number> {
-  const rest = new REST({ api: config.discord.apiUrl }).setToken(config.discord.token);
+export async function deployCommands(
+  config: DeployConfig,
+  logger: Logger,
+  commands: readonly Pick<CommandModule, 'definition'>[],
+): Promise<DeployResult> {
+  const { apiUrl, token, guildId } = config.discord;
+  const rest = new REST({ api: apiUrl }).setToken(token);
   const applicationId =
     config.discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as { id: string }).id;
-  const route = config.discord.guildId
-    ? Routes.applicationGuildCommands(applicationId, config.discord.guildId)
-    : Routes.applicationCommands(applicationId);
-  const registered = (await rest.put(route, {
+
+  const registered = (await rest.put(Routes.applicationGuildCommands(applicationId, guildId), {
     body: commands.map((command) => command.definition),
   })) as unknown[];
-  logger.info(
-    { applicationId, guildId: config.discord.guildId ?? null, count: registered.length },
-    config.discord.guildId ? 'commands registered to the guild' : 'commands registered globally',
-  );
-  return registered.length;
+  logger.info({ applicationId, guildId, count: registered.length }, 'commands registered to the guild');
+
+  const global = (await rest.get(Routes.applicationCommands(applicationId))) as unknown[];
+  if (global.length > 0) {
+    await rest.put(Routes.applicationCommands(applicationId), { body: [] });
+    logger.info({ applicationId, count: global.length }, 'global commands removed');
+  } else {
+    logger.info({ applicationId, count: 0 }, 'no global commands to remove');
+  }
+  return { registered: registered.length, removedGlobal: global.length };
 }

@@ -424,8 +424,9 @@ describe('/panel bind', () => {
     expect(textOf(done.privateEdit)).toContain('SECRETLICENSE-9876');
     expect(textOf(done.publicRecord)).not.toContain('SECRETLICENSE');
     expect(textOf(done.publicRecord)).toContain('9876');
-    // The audit log line names the change but not the key.
-    expect(t.logs.text).toContain('"change":"Bind panel license"');
+    // The audit log line names the change and shows only the key's tail.
+    expect(t.logs.text).toContain('"operation":"bindPanelLicense"');
+    expect(t.logs.text).toContain('"license":"…9876"');
     expect(t.logs.text).not.toContain('SECRETLICENSE');
   });
 });

@@ -1,9 +1,18 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
 import { deployConfigSchema, parseConfig } from '../../src/config.js';
 import { deployCommands } from '../../src/discord/deployCommands.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { arr, isRecord, type Json, rec } from '../support/e2eHelpers.js';
-import { FakeDiscord } from '../support/FakeDiscord.js';
+import { FakeDiscord, type RecordedRequest } from '../support/FakeDiscord.js';
+import { sourceEntryArgs } from '../support/runSource.js';
+
+const run = promisify(execFile);
 
 const SUBCOMMAND = 1;
 const STRING = 3;
@@ -50,16 +59,59 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function deploy(env: (f: FakeDiscord) => Record<string, string> = () => ({})) {
-  const f = await FakeDiscord.start();
-  fake = f;
+async function startFake(): Promise<FakeDiscord> {
+  fake = await FakeDiscord.start();
+  return fake;
+}
+
+const globalPath = (f: FakeDiscord) => `/applications/${f.applicationId}/commands`;
+const guildPath = (f: FakeDiscord) => `/applications/${f.applicationId}/guilds/${f.guildId}/commands`;
+
+/** What an earlier, globally registering deploy left behind, put there through the fake's REST API. */
+async function seedGlobalCommands(f: FakeDiscord, names: string[]): Promise<void> {
+  const response = await fetch(`${f.apiUrl}/v10${globalPath(f)}`, {
+    method: 'PUT',
+    headers: { authorization: `Bot ${f.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(names.map((name) => ({ name, description: `old ${name}` }))),
+  });
+  expect(response.status).toBe(200);
+  expect(f.registeredCommands().map((c) => c.name)).toEqual(names);
+}
+
+/** Runs deployCommands in-process against the fake; `requests` are only the ones this run made. */
+async function deploy(f: FakeDiscord, env: Record<string, string> = {}) {
   const logs = captureLogs();
   const config = parseConfig(
-    { DISCORD_TOKEN: f.token, DISCORD_API_URL: f.apiUrl, ...env(f) },
+    {
+      DISCORD_TOKEN: f.token,
+      DISCORD_API_URL: f.apiUrl,
+      DISCORD_APPLICATION_ID: f.applicationId,
+      DISCORD_GUILD_ID: f.guildId,
+      ...env,
+    },
     deployConfigSchema,
   );
-  const count = await deployCommands(config, logs.logger);
-  return { f, logs, count, config };
+  const from = f.requests.length;
+  const result = await deployCommands(config, logs.logger, commands);
+  return { logs, result, requests: f.requests.slice(from) };
+}
+
+/** Runs the real entry point (`npm run deploy-commands` runs the same file, built) in an empty directory. */
+async function runDeployScript(env: Record<string, string>) {
+  // An empty working directory, so no developer .env leaks into the test.
+  const cwd = mkdtempSync(join(tmpdir(), 'hostops-deploy-'));
+  try {
+    const { stdout, stderr } = await run(process.execPath, sourceEntryArgs('src/deploy-commands.ts'), {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 15_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }
 
 function expectSurface(body: unknown): void {
@@ -114,59 +166,136 @@ function expectSurface(body: unknown): void {
   expect(leaf('musicbot', 'create', 'bots').min_value).toBe(1);
 }
 
-const writes = (f: FakeDiscord) =>
-  f.requests.filter((r) => r.path.includes('/commands') && r.method !== 'GET');
+const writes = (requests: RecordedRequest[]) =>
+  requests.filter((r) => r.path.includes('/commands') && r.method !== 'GET');
+const names = (list: { name: string }[]) => list.map((c) => c.name);
+/** The definitions exactly as they travel: JSON. */
+const DEFINITIONS = JSON.parse(JSON.stringify(commands.map((c) => c.definition))) as unknown;
+const entry = (logs: ReturnType<typeof captureLogs>, msg: string) =>
+  logs.entries().find((e) => e.msg === msg);
 
 describe('deployCommands', () => {
-  it('with DISCORD_GUILD_ID: one bulk PUT to the guild route with all five commands', async () => {
-    const { f, count, logs } = await deploy((f) => ({
-      DISCORD_APPLICATION_ID: f.applicationId,
-      DISCORD_GUILD_ID: f.guildId,
-    }));
-    const put = writes(f);
+  it('registers exactly the commands of commands/index.ts to DISCORD_GUILD_ID in one bulk PUT', async () => {
+    const f = await startFake();
+    const { result, logs, requests } = await deploy(f);
+    const put = writes(requests);
     expect(put).toHaveLength(1);
     expect(put[0]?.method).toBe('PUT');
-    expect(put[0]?.path).toBe(`/applications/${f.applicationId}/guilds/${f.guildId}/commands`);
+    expect(put[0]?.path).toBe(guildPath(f));
+    expect(put[0]?.body).toEqual(DEFINITIONS);
     expectSurface(put[0]?.body);
-    expect(count).toBe(5);
+    expect(result).toEqual({ registered: 5, removedGlobal: 0 });
+    expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
+    expect(f.registeredCommands()).toEqual([]);
     // The application id was given: no need to ask for it.
-    expect(f.requests.some((r) => r.path === '/applications/@me')).toBe(false);
-    expect(logs.text).toContain('commands registered to the guild');
+    expect(requests.some((r) => r.path === '/applications/@me')).toBe(false);
+    expect(entry(logs, 'commands registered to the guild')).toMatchObject({ guildId: f.guildId, count: 5 });
     expect(logs.text).not.toContain(f.token);
   });
 
-  it('without DISCORD_GUILD_ID: one bulk PUT to the global route', async () => {
-    const { f, count, logs } = await deploy((f) => ({ DISCORD_APPLICATION_ID: f.applicationId }));
-    const put = writes(f);
-    expect(put).toHaveLength(1);
-    expect(put[0]?.method).toBe('PUT');
-    expect(put[0]?.path).toBe(`/applications/${f.applicationId}/commands`);
-    expectSurface(put[0]?.body);
-    expect(count).toBe(5);
-    expect(logs.text).toContain('commands registered globally');
+  it('removes pre-existing global commands with one bulk PUT of [] after the guild set is written', async () => {
+    const f = await startFake();
+    await seedGlobalCommands(f, ['server', 'domain', 'legacy']);
+    const { result, logs, requests } = await deploy(f);
+
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PUT ${guildPath(f)}`,
+      `GET ${globalPath(f)}`,
+      `PUT ${globalPath(f)}`,
+    ]);
+    expect(requests[2]?.body).toEqual([]);
+    expect(result).toEqual({ registered: 5, removedGlobal: 3 });
+    expect(f.registeredCommands()).toEqual([]);
+    expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
+    expect(entry(logs, 'global commands removed')).toMatchObject({ count: 3 });
+    expect(logs.text).not.toContain(f.token);
+  });
+
+  it('with no global commands: looks, but makes no global PUT', async () => {
+    const f = await startFake();
+    const { result, logs, requests } = await deploy(f);
+    expect(requests.filter((r) => r.path === globalPath(f)).map((r) => r.method)).toEqual(['GET']);
+    expect(result.removedGlobal).toBe(0);
+    expect(entry(logs, 'global commands removed')).toBeUndefined();
+    expect(entry(logs, 'no global commands to remove')).toMatchObject({ count: 0 });
   });
 
   it('without DISCORD_APPLICATION_ID: reads the id from GET /applications/@me first', async () => {
-    const { f } = await deploy((f) => ({ DISCORD_GUILD_ID: f.guildId }));
-    const me = f.requests.findIndex((r) => r.method === 'GET' && r.path === '/applications/@me');
-    const put = f.requests.findIndex((r) => r.method === 'PUT');
-    expect(me).toBeGreaterThanOrEqual(0);
+    const f = await startFake();
+    const { requests } = await deploy(f, { DISCORD_APPLICATION_ID: '' });
+    const me = requests.findIndex((r) => r.method === 'GET' && r.path === '/applications/@me');
+    const put = requests.findIndex((r) => r.method === 'PUT');
+    expect(me).toBe(0);
     expect(put).toBeGreaterThan(me);
-    expect(f.requests[put]?.path).toBe(`/applications/${f.applicationId}/guilds/${f.guildId}/commands`);
-    expect(f.requests[me]?.headers.authorization).toBe(`Bot ${f.token}`);
-    expect(writes(f)).toHaveLength(1);
+    expect(requests[put]?.path).toBe(guildPath(f));
+    expect(requests[me]?.headers.authorization).toBe(`Bot ${f.token}`);
+    expect(writes(requests)).toHaveLength(1);
   });
 
-  it('running it again overwrites the set: still five commands, one PUT per run', async () => {
-    const { f, config } = await deploy();
-    await deployCommands(config, captureLogs().logger);
-    const puts = writes(f);
-    expect(puts).toHaveLength(2);
-    expect(puts.every((r) => r.method === 'PUT')).toBe(true);
-    const response = await fetch(`${f.apiUrl}/v10/applications/${f.applicationId}/commands`, {
-      headers: { authorization: `Bot ${f.token}` },
+  it('running it again overwrites the guild set: still five commands, one PUT per run', async () => {
+    const f = await startFake();
+    await deploy(f);
+    const ids = f.registeredCommands(f.guildId).map((c) => c.id);
+    const { requests } = await deploy(f);
+    expect(writes(requests).map((r) => `${r.method} ${r.path}`)).toEqual([`PUT ${guildPath(f)}`]);
+    // A bulk overwrite keeps the ids of commands that survive it.
+    expect(f.registeredCommands(f.guildId).map((c) => c.id)).toEqual(ids);
+    expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
+    expect(f.registeredCommands()).toEqual([]);
+  });
+
+  it('a refused guild PUT leaves the global commands alone', async () => {
+    const f = await startFake();
+    await seedGlobalCommands(f, ['server']);
+    // A guild the bot is not in: Discord answers 403 Missing Access.
+    await expect(deploy(f, { DISCORD_GUILD_ID: '100000000000000001' })).rejects.toThrow(/Missing Access/);
+    expect(names(f.registeredCommands())).toEqual(['server']);
+    expect(f.requests.filter((r) => r.path === globalPath(f)).map((r) => r.method)).toEqual(['PUT']);
+  });
+});
+
+describe('the deploy-commands script', () => {
+  it('without DISCORD_GUILD_ID: exits 78 naming it, before any request, without the token', async () => {
+    const f = await startFake();
+    const result = await runDeployScript({
+      DISCORD_TOKEN: f.token,
+      DISCORD_API_URL: f.apiUrl,
+      DISCORD_APPLICATION_ID: f.applicationId,
     });
-    const registered = arr(await response.json()).map((c) => rec(c).name);
-    expect(registered.sort()).toEqual(Object.keys(SURFACE).sort());
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('DISCORD_GUILD_ID: is required');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(f.requests).toEqual([]);
+    expect(result.stdout + result.stderr).not.toContain(f.token);
+  });
+
+  it('registers commands/index.ts to the guild, removes global ones, and never prints the token', async () => {
+    const f = await startFake();
+    await seedGlobalCommands(f, ['legacy']);
+    const result = await runDeployScript({
+      DISCORD_TOKEN: f.token,
+      DISCORD_API_URL: f.apiUrl,
+      DISCORD_GUILD_ID: f.guildId,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const put = f.requests.find((r) => r.method === 'PUT' && r.path === guildPath(f));
+    expect(put?.body).toEqual(DEFINITIONS);
+    expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
+    expect(f.registeredCommands()).toEqual([]);
+    expect(result.stdout).toContain('commands registered to the guild');
+    expect(result.stdout).toContain('global commands removed');
+    expect(result.stdout + result.stderr).not.toContain(f.token);
+  });
+
+  it('a failed registration exits 1 with a log line that does not carry the token', async () => {
+    const f = await startFake();
+    const result = await runDeployScript({
+      DISCORD_TOKEN: f.token,
+      DISCORD_API_URL: f.apiUrl,
+      DISCORD_GUILD_ID: '100000000000000001',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('command registration failed');
+    expect(result.stdout + result.stderr).not.toContain(f.token);
   });
 });

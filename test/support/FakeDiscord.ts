@@ -424,6 +424,11 @@ export class FakeDiscord {
     return [...this.#messages.values()].filter((m) => m.channel_id === channelId);
   }
 
+  /** Application commands registered in one scope: a guild's, or the global ones when `guildId` is omitted. */
+  registeredCommands(guildId?: string): APIApplicationCommand[] {
+    return [...(this.#commands.get(guildId ?? 'global')?.values() ?? [])];
+  }
+
   dispatchInteraction(opts: InteractionOptions): DispatchedInteraction {
     const ctx = this.#interactionContext(opts);
     const guildId = opts.guildId === null ? undefined : (opts.guildId ?? this.guildId);

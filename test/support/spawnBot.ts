@@ -137,6 +137,7 @@ export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number)
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guildId,
     HOSTING_API_URL: api.url,
     HOSTING_API_TOKEN: api.token,
     HOSTING_API_TIMEOUT_MS: '5000',

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseConfig } from '../../src/config.js';
 import { type Bot, startBot } from '../../src/startBot.js';
 import { captureLogs } from './captureLogs.js';
@@ -31,6 +34,11 @@ export interface TestBot {
   stop(): Promise<void>;
 }
 
+/** A fresh SQLite file in its own temporary folder. */
+export function tempDatabaseUrl(): string {
+  return `sqlite:${join(mkdtempSync(join(tmpdir(), 'hostops-test-')), 'hostops.db')}`;
+}
+
 export async function startTestBot(env: Record<string, string> = {}): Promise<TestBot> {
   const discord = await FakeDiscord.start({
     guilds: [{ roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })) }],
@@ -41,6 +49,8 @@ export async function startTestBot(env: Record<string, string> = {}): Promise<Te
     DISCORD_TOKEN: discord.token,
     DISCORD_API_URL: discord.apiUrl,
     DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guildId,
+    DATABASE_URL: tempDatabaseUrl(),
     HOSTING_API_URL: api.url,
     HOSTING_API_TOKEN: api.token,
     HOSTING_API_TIMEOUT_MS: '3000',
@@ -62,6 +72,7 @@ export async function startTestBot(env: Record<string, string> = {}): Promise<Te
     secrets: logs.secrets,
     generatePassword: () => FIXED_PASSWORD,
     now: () => new Date('2026-11-22T10:00:00Z'),
+    readBackDelaysMs: [50, 100, 150],
   });
   await bot.ready;
 

@@ -1,0 +1,28 @@
+import { type Client, Routes, userMention } from 'discord.js';
+import { escapeUserText } from '../discord/render/escapeUserText.js';
+import type { AuditEvent } from './AuditTrail.js';
+
+const MARK: Record<string, string> = {
+  done: '✅',
+  failed: '❌',
+  unknown: '❓',
+  cancelled: '↩️',
+  expired: '⌛',
+  refused: '⛔',
+};
+
+/** One compact line: outcome, command, target, who, reference. */
+export function auditLine(event: AuditEvent): string {
+  const command = `/${event.command}${event.subcommand ? ` ${event.subcommand}` : ''}`;
+  const target = event.target ? ` · ${escapeUserText(event.target, 200)}` : '';
+  const detail = event.detail ? ` (${escapeUserText(event.detail, 60)})` : '';
+  const who = `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`;
+  return `${MARK[event.outcome] ?? '•'} **${event.outcome}**${detail} · \`${command}\`${target} · by ${who} · ref \`${event.correlationId}\``;
+}
+
+/** Posts the line in the audit channel, as the bot, pinging nobody (not even the user named). */
+export async function announce(client: Client, channelId: string, event: AuditEvent): Promise<void> {
+  await client.rest.post(Routes.channelMessages(channelId), {
+    body: { content: auditLine(event), allowed_mentions: { parse: [] } },
+  });
+}

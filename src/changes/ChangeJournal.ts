@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { AnyChangeSpec } from '../discord/CommandModule.js';
+import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
+import { maskSecret } from './maskSecret.js';
+
+export interface Requester {
+  id: string;
+  name: string;
+  guildId: string | null;
+  channelId: string | null;
+}
+
+/** Where a change ends once it has been sent. */
+export type SentState = 'done' | 'failed' | 'unknown';
+
+/**
+ * The change records and their state machine: pending → sending → done | failed | unknown, and
+ * pending → cancelled | expired. Every step is one conditional update in the store, so of two clicks,
+ * two processes or a click racing the expiry, exactly one wins — nothing here is decided in memory.
+ * Secrets live in a record only while it is pending.
+ */
+export class ChangeJournal {
+  readonly #store: Store;
+  readonly #now: () => Date;
+  readonly #timeoutMs: number;
+
+  constructor(store: Store, now: () => Date, timeoutMs: number) {
+    this.#store = store;
+    this.#now = now;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  async open(
+    command: string,
+    spec: AnyChangeSpec,
+    parameters: object,
+    requester: Requester,
+    correlationId: string,
+  ): Promise<ChangeRecord> {
+    const now = this.#now();
+    const record: ChangeRecord = {
+      id: randomBytes(12).toString('base64url'),
+      operation: spec.operation,
+      command,
+      target: spec.target(parameters),
+      parameters: { ...parameters },
+      // The stored preview is for the record's history: never with a secret in it.
+      preview: spec.preview(masked(spec, parameters)),
+      requestedById: requester.id,
+      requestedByName: requester.name,
+      guildId: requester.guildId,
+      channelId: requester.channelId,
+      state: 'pending',
+      correlationId,
+      result: null,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + this.#timeoutMs),
+    };
+    await this.#store.changes.insert(record);
+    return record;
+  }
+
+  get(id: string): Promise<ChangeRecord | undefined> {
+    return this.#store.changes.get(id);
+  }
+
+  /**
+   * pending → sending, if still pending and not expired. Returns the record as it was, secrets included
+   * (they are needed for this one call), while the stored row keeps only their masked form.
+   */
+  async claim(record: ChangeRecord, spec: AnyChangeSpec): Promise<boolean> {
+    const now = this.#now();
+    return this.#store.changes.transition(
+      record.id,
+      'pending',
+      'sending',
+      { parameters: masked(spec, record.parameters) },
+      { now, notExpiredAt: now },
+    );
+  }
+
+  /** unknown → sending: the same change once more (only for repeatable ones). */
+  resend(record: ChangeRecord): Promise<boolean> {
+    return this.#store.changes.transition(record.id, 'unknown', 'sending', {}, { now: this.#now() });
+  }
+
+  /** sending (or, for a read-back, unknown) → its outcome. */
+  settle(
+    record: ChangeRecord,
+    from: ChangeState,
+    to: SentState,
+    result: Record<string, unknown>,
+  ): Promise<boolean> {
+    return this.#store.changes.transition(record.id, from, to, { result }, { now: this.#now() });
+  }
+
+  /** pending → cancelled or expired; the secrets go with the pending state. */
+  close(record: ChangeRecord, spec: AnyChangeSpec, to: 'cancelled' | 'expired'): Promise<boolean> {
+    return this.#store.changes.transition(
+      record.id,
+      'pending',
+      to,
+      { parameters: masked(spec, record.parameters) },
+      { now: this.#now() },
+    );
+  }
+
+  /** Pending changes past their deadline: prompts of a previous run, or of another replica. */
+  async overdue(): Promise<ChangeRecord[]> {
+    const now = this.#now().getTime();
+    const pending = await this.#store.changes.listByState(['pending'], 500);
+    return pending.filter((record) => record.expiresAt.getTime() <= now);
+  }
+}
+
+/** The parameters with every secret replaced by its last four characters. */
+export function masked(spec: AnyChangeSpec, parameters: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...parameters };
+  for (const key of spec.secrets ?? []) {
+    const value = copy[key];
+    if (typeof value === 'string') copy[key] = maskSecret(value);
+  }
+  return copy;
+}

@@ -1,0 +1,137 @@
+import {
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  DiscordAPIError,
+  MessageFlags,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+import type { AuditTrail } from '../audit/AuditTrail.js';
+import type { Logger } from '../logger.js';
+import type { ChangeState } from '../store/index.js';
+import { type CommandOutcome, describeError } from './describeError.js';
+import { InvalidOptionError, RefusalError } from './UserError.js';
+
+/** One command as it travels: a slash command, or a change picked up again from its record. */
+export interface Invocation {
+  /** `/domain register` */
+  label: string;
+  correlationId: string;
+  userId: string;
+  userName: string;
+  guildId: string | null;
+  channelId: string | null;
+  /** performance.now() at receipt, or its equivalent for a change created before a restart. */
+  startedAt: number;
+  logger: Logger;
+  /** Changes something: its endings and refusals go to the audit channel too. */
+  changing: boolean;
+  target?: string | null;
+  parameters?: Record<string, unknown> | null;
+  changeId?: string | null;
+}
+
+export interface RouterObserver {
+  /** Time from receiving the interaction to Discord accepting our first response. */
+  acknowledged(command: string, ms: number): void;
+  /** A command reached its end state; ms counts from receipt (for changes: up to the outcome). */
+  finished(command: string, outcome: CommandOutcome, ms: number): void;
+}
+
+/** A command's end: a read or answer's outcome, or the final state of a change. */
+export type Ending = CommandOutcome | Exclude<ChangeState, 'pending' | 'sending'>;
+
+type Answerable = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
+
+const METRIC_OUTCOME: Record<Ending, CommandOutcome> = {
+  ok: 'ok',
+  refused: 'refused',
+  invalid: 'invalid',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  done: 'ok',
+  unknown: 'failed',
+};
+
+export function ephemeral<T extends object>(body: T): T & { flags: MessageFlags.Ephemeral } {
+  return { ...body, flags: MessageFlags.Ephemeral };
+}
+
+/**
+ * How every answer goes out: the one place an error becomes a reply, the one place a command's end is
+ * counted, logged and written to the audit trail.
+ */
+export class Answers {
+  readonly #audit: AuditTrail;
+  readonly #observer: RouterObserver | undefined;
+
+  constructor(audit: AuditTrail, observer?: RouterObserver) {
+    this.#audit = audit;
+    this.#observer = observer;
+  }
+
+  /** The one place an error becomes an answer. */
+  async fail(interaction: Answerable, invocation: Invocation, error: unknown, finish = true): Promise<void> {
+    const description = describeError(error, invocation.correlationId);
+    this.log(invocation, error, description.unexpected);
+    const body = { content: description.message, embeds: [], components: [] };
+    await this.safely(invocation, async () => {
+      if (interaction.deferred || interaction.replied) await interaction.editReply(body);
+      else await this.acknowledge(invocation, interaction.reply(ephemeral(body)));
+    });
+    if (!finish) return;
+    const detail =
+      error instanceof RefusalError
+        ? error.reason
+        : error instanceof InvalidOptionError
+          ? error.option
+          : (error as { kind?: string })?.kind;
+    await this.finish(invocation, description.outcome, detail ?? null);
+  }
+
+  log(invocation: Invocation, error: unknown, unexpected: boolean): void {
+    if (unexpected) invocation.logger.error({ err: error }, 'command failed unexpectedly');
+    else invocation.logger.info({ err: error }, 'command answered with an error');
+  }
+
+  /** Discord refusing a late answer (10062 unknown interaction, 40060 already acknowledged) is not fatal. */
+  async safely(invocation: Invocation, send: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await send();
+      return true;
+    } catch (error) {
+      const code = error instanceof DiscordAPIError ? error.code : undefined;
+      invocation.logger.warn({ err: error, discordCode: code }, 'could not deliver the answer to Discord');
+      return false;
+    }
+  }
+
+  async acknowledge(invocation: Invocation, response: Promise<unknown>): Promise<void> {
+    await response;
+    this.#observer?.acknowledged(invocation.label, performance.now() - invocation.startedAt);
+  }
+
+  async finish(invocation: Invocation, outcome: Ending, detail: string | null = null): Promise<void> {
+    const ms = Math.max(0, performance.now() - invocation.startedAt);
+    this.#observer?.finished(invocation.label, METRIC_OUTCOME[outcome], ms);
+    invocation.logger.info({ outcome, ms: Math.round(ms) }, 'command finished');
+    const [command = '', subcommand = ''] = invocation.label.slice(1).split(' ', 2);
+    await this.#audit.record({
+      changing: invocation.changing,
+      at: new Date(),
+      userId: invocation.userId,
+      userName: invocation.userName,
+      guildId: invocation.guildId,
+      channelId: invocation.channelId,
+      command,
+      subcommand,
+      target: invocation.target ?? null,
+      outcome,
+      detail,
+      correlationId: invocation.correlationId,
+      durationMs: Math.round(ms),
+      parameters: invocation.parameters ?? null,
+      changeId: invocation.changeId ?? null,
+    });
+  }
+}

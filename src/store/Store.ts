@@ -1,0 +1,127 @@
+/**
+ * The persistent store as the rest of HostOps sees it: plain JS values, no SQL and no engine types.
+ * Times are `Date`s here and epoch milliseconds in the database, so both engines compare them the same way.
+ */
+
+export type ChangeState = 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'cancelled' | 'expired';
+
+/** A changing command awaiting, undergoing or past its confirmation. */
+export interface ChangeRecord {
+  /** Random, url-safe, at most 32 characters; chosen by the caller (it travels in button custom ids). */
+  id: string;
+  operation: string;
+  /** As typed, e.g. `/domain register`. */
+  command: string;
+  target: string | null;
+  parameters: Record<string, unknown>;
+  preview: unknown;
+  requestedById: string;
+  requestedByName: string;
+  guildId: string | null;
+  channelId: string | null;
+  state: ChangeState;
+  correlationId: string;
+  result: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+}
+
+/** `updatedAt` starts out equal to `createdAt`. */
+export type NewChange = Omit<ChangeRecord, 'updatedAt' | 'result'> & {
+  result?: Record<string, unknown> | null;
+};
+
+/** Fields a transition may rewrite alongside the state; `undefined` leaves a field as it is. */
+export interface ChangePatch {
+  parameters?: Record<string, unknown>;
+  preview?: unknown;
+  result?: Record<string, unknown> | null;
+  expiresAt?: Date;
+}
+
+export interface TransitionOptions {
+  /** Stored as `updatedAt`; defaults to the current time. */
+  now?: Date;
+  /** Refuse the transition unless the change expires strictly after this instant. */
+  notExpiredAt?: Date;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  userId: string;
+  userName: string;
+  guildId: string | null;
+  channelId: string | null;
+  command: string;
+  /** '' for commands without subcommands. */
+  subcommand: string;
+  target: string | null;
+  outcome: string;
+  detail: string | null;
+  correlationId: string;
+  durationMs: number | null;
+  parameters: Record<string, unknown> | null;
+  changeId: string | null;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** Every given field must match. */
+export interface AuditFilter {
+  userId?: string;
+  command?: string;
+  subcommand?: string;
+  /** Case-insensitive substring of the target; `%`, `_` and `\` match themselves. */
+  target?: string;
+  /** Entries at or after this instant. */
+  since?: Date;
+  outcome?: string;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly changes: {
+    insert(change: NewChange): Promise<void>;
+    get(id: string): Promise<ChangeRecord | undefined>;
+    /**
+     * One conditional UPDATE … WHERE id = ? AND state IN (from) [AND expires_at > notExpiredAt]; true iff
+     * exactly one row changed. This is the exactly-once primitive: of any number of concurrent callers
+     * (in this process or another replica), at most one sees true.
+     */
+    transition(
+      id: string,
+      from: ChangeState | readonly ChangeState[],
+      to: ChangeState,
+      patch?: ChangePatch,
+      options?: TransitionOptions,
+    ): Promise<boolean>;
+    /** Atomically moves every `pending` change whose expiry is at or before `now` to `expired` and returns them. */
+    expireDue(now: Date): Promise<ChangeRecord[]>;
+    /** Oldest first. */
+    listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
+  };
+  readonly audit: {
+    /** Returns the new entry's id. */
+    insert(entry: NewAuditEntry): Promise<number>;
+    /** Newest first (at desc, id desc); `total` counts every match, ignoring the page. */
+    query(filter: AuditFilter, page: Page): Promise<{ rows: AuditEntry[]; total: number }>;
+    /** Deletes entries strictly older than `cutoff`; returns how many. */
+    purgeOlderThan(cutoff: Date): Promise<number>;
+  };
+  readonly claims: {
+    /** True iff this call made the claim, so exactly one replica handles an interaction. */
+    claimInteraction(interactionId: string, replicaId: string, now: Date): Promise<boolean>;
+    /** True iff this call made the claim, so exactly one replica runs a job's slot (e.g. one scheduler tick). */
+    claimJobRun(job: string, slot: string, replicaId: string, now: Date): Promise<boolean>;
+    /** Deletes interaction and job claims made strictly before `cutoff`; returns how many. */
+    purgeOlderThan(cutoff: Date): Promise<number>;
+  };
+  close(): Promise<void>;
+}

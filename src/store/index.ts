@@ -1,0 +1,3 @@
+export { type OpenStoreOptions, openStore } from './openStore.js';
+export type * from './Store.js';
+export { redactDatabaseUrl, StoreOpenError } from './StoreOpenError.js';

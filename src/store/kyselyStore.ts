@@ -1,0 +1,232 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { AuditEntry, AuditFilter, ChangePatch, ChangeRecord, Store } from './Store.js';
+import type { AuditTable, ChangesTable, Database, Engine } from './schema.js';
+
+/** The queries behind `Store`, written once for both engines. */
+export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
+  return {
+    engine,
+    changes: {
+      async insert(change) {
+        await db
+          .insertInto('changes')
+          .values({
+            id: change.id,
+            operation: change.operation,
+            command: change.command,
+            target: change.target,
+            parameters: JSON.stringify(change.parameters),
+            preview: toJson(change.preview),
+            requested_by_id: change.requestedById,
+            requested_by_name: change.requestedByName,
+            guild_id: change.guildId,
+            channel_id: change.channelId,
+            state: change.state,
+            correlation_id: change.correlationId,
+            result: toJsonOrNull(change.result),
+            created_at: change.createdAt.getTime(),
+            updated_at: change.createdAt.getTime(),
+            expires_at: change.expiresAt.getTime(),
+          })
+          .execute();
+      },
+
+      async get(id) {
+        const row = await db.selectFrom('changes').selectAll().where('id', '=', id).executeTakeFirst();
+        return row && toChange(row);
+      },
+
+      async transition(id, from, to, patch = {}, options = {}) {
+        const states = typeof from === 'string' ? [from] : from;
+        if (states.length === 0) return false;
+        let query = db
+          .updateTable('changes')
+          .set({ ...patchColumns(patch), state: to, updated_at: (options.now ?? new Date()).getTime() })
+          .where('id', '=', id)
+          .where('state', 'in', states);
+        if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
+        const result = await query.executeTakeFirst();
+        return result.numUpdatedRows === 1n;
+      },
+
+      async expireDue(now) {
+        const rows = await db
+          .updateTable('changes')
+          .set({ state: 'expired', updated_at: now.getTime() })
+          .where('state', '=', 'pending')
+          .where('expires_at', '<=', now.getTime())
+          .returningAll()
+          .execute();
+        return rows.map(toChange);
+      },
+
+      async listByState(states, limit) {
+        if (states.length === 0) return [];
+        let query = db
+          .selectFrom('changes')
+          .selectAll()
+          .where('state', 'in', states)
+          .orderBy('created_at')
+          .orderBy('id');
+        if (limit !== undefined) query = query.limit(limit);
+        return (await query.execute()).map(toChange);
+      },
+    },
+
+    audit: {
+      async insert(entry) {
+        const row = await db
+          .insertInto('audit')
+          .values({
+            at: entry.at.getTime(),
+            user_id: entry.userId,
+            user_name: entry.userName,
+            guild_id: entry.guildId,
+            channel_id: entry.channelId,
+            command: entry.command,
+            subcommand: entry.subcommand,
+            target: entry.target,
+            outcome: entry.outcome,
+            detail: entry.detail,
+            correlation_id: entry.correlationId,
+            duration_ms: entry.durationMs,
+            parameters: toJsonOrNull(entry.parameters),
+            change_id: entry.changeId,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return row.id;
+      },
+
+      async query(filter, page) {
+        const matching = auditWhere(db, filter);
+        const [rows, count] = await Promise.all([
+          matching
+            .selectAll()
+            .orderBy('at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(page.limit)
+            .offset(page.offset)
+            .execute(),
+          matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        ]);
+        return { rows: rows.map(toAudit), total: Number(count.total) };
+      },
+
+      async purgeOlderThan(cutoff) {
+        const result = await db.deleteFrom('audit').where('at', '<', cutoff.getTime()).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+
+    claims: {
+      async claimInteraction(interactionId, replicaId, now) {
+        const row = await db
+          .insertInto('interaction_claims')
+          .values({ interaction_id: interactionId, replica_id: replicaId, claimed_at: now.getTime() })
+          .onConflict((oc) => oc.doNothing())
+          .returning('interaction_id')
+          .executeTakeFirst();
+        return row !== undefined;
+      },
+
+      async claimJobRun(job, slot, replicaId, now) {
+        const row = await db
+          .insertInto('job_runs')
+          .values({ job, slot, replica_id: replicaId, claimed_at: now.getTime() })
+          .onConflict((oc) => oc.doNothing())
+          .returning('job')
+          .executeTakeFirst();
+        return row !== undefined;
+      },
+
+      async purgeOlderThan(cutoff) {
+        const [claims, runs] = await Promise.all([
+          db.deleteFrom('interaction_claims').where('claimed_at', '<', cutoff.getTime()).executeTakeFirst(),
+          db.deleteFrom('job_runs').where('claimed_at', '<', cutoff.getTime()).executeTakeFirst(),
+        ]);
+        return Number(claims.numDeletedRows + runs.numDeletedRows);
+      },
+    },
+
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function auditWhere(db: Kysely<Database>, filter: AuditFilter) {
+  let query = db.selectFrom('audit');
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.command !== undefined) query = query.where('command', '=', filter.command);
+  if (filter.subcommand !== undefined) query = query.where('subcommand', '=', filter.subcommand);
+  if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
+  if (filter.since !== undefined) query = query.where('at', '>=', filter.since.getTime());
+  if (filter.target !== undefined) {
+    // lower() on both sides rather than ILIKE: one spelling for both engines. SQLite's lower() folds
+    // ASCII letters only, so on SQLite non-ASCII letters match case-sensitively.
+    const pattern = `%${escapeLike(filter.target.toLowerCase())}%`;
+    query = query.where(sql<boolean>`lower(target) like ${pattern} escape '\\'`);
+  }
+  return query;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function patchColumns(patch: ChangePatch) {
+  return {
+    ...(patch.parameters !== undefined && { parameters: JSON.stringify(patch.parameters) }),
+    ...(patch.preview !== undefined && { preview: toJson(patch.preview) }),
+    ...(patch.result !== undefined && { result: toJsonOrNull(patch.result) }),
+    ...(patch.expiresAt !== undefined && { expires_at: patch.expiresAt.getTime() }),
+  };
+}
+
+// JSON.stringify(undefined) is undefined, which a NOT NULL column refuses.
+const toJson = (value: unknown) => JSON.stringify(value ?? null);
+const toJsonOrNull = (value: object | null | undefined) => (value == null ? null : JSON.stringify(value));
+const fromJsonOrNull = (text: string | null) =>
+  text === null ? null : (JSON.parse(text) as Record<string, unknown>);
+
+function toChange(row: Selectable<ChangesTable>): ChangeRecord {
+  return {
+    id: row.id,
+    operation: row.operation,
+    command: row.command,
+    target: row.target,
+    parameters: JSON.parse(row.parameters) as Record<string, unknown>,
+    preview: JSON.parse(row.preview) as unknown,
+    requestedById: row.requested_by_id,
+    requestedByName: row.requested_by_name,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
+    state: row.state,
+    correlationId: row.correlation_id,
+    result: fromJsonOrNull(row.result),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+function toAudit(row: Selectable<AuditTable>): AuditEntry {
+  return {
+    id: row.id,
+    at: new Date(row.at),
+    userId: row.user_id,
+    userName: row.user_name,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
+    command: row.command,
+    subcommand: row.subcommand,
+    target: row.target,
+    outcome: row.outcome,
+    detail: row.detail,
+    correlationId: row.correlation_id,
+    durationMs: row.duration_ms,
+    parameters: fromJsonOrNull(row.parameters),
+    changeId: row.change_id,
+  };
+}

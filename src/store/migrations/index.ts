@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { Engine } from '../schema.js';
+import * as m0001 from './0001_initial.js';
+
+/**
+ * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
+ * and a missing entry should fail review rather than production. Forward-only, so `up` only.
+ */
+export function migrations(engine: Engine): Record<string, Migration> {
+  return {
+    '0001_initial': { up: (db) => m0001.up(db, engine) },
+  };
+}

@@ -1,0 +1,63 @@
+// Kysely's view of the tables (migration 0001). Columns are snake_case as stored; times are epoch
+// milliseconds and JSON is text, on both engines.
+import type { Generated } from 'kysely';
+import type { ChangeState } from './Store.js';
+
+export interface ChangesTable {
+  id: string;
+  operation: string;
+  command: string;
+  target: string | null;
+  parameters: string;
+  preview: string;
+  requested_by_id: string;
+  requested_by_name: string;
+  guild_id: string | null;
+  channel_id: string | null;
+  state: ChangeState;
+  correlation_id: string;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  at: number;
+  user_id: string;
+  user_name: string;
+  guild_id: string | null;
+  channel_id: string | null;
+  command: string;
+  subcommand: string;
+  target: string | null;
+  outcome: string;
+  detail: string | null;
+  correlation_id: string;
+  duration_ms: number | null;
+  parameters: string | null;
+  change_id: string | null;
+}
+
+export interface InteractionClaimsTable {
+  interaction_id: string;
+  replica_id: string;
+  claimed_at: number;
+}
+
+export interface JobRunsTable {
+  job: string;
+  slot: string;
+  replica_id: string;
+  claimed_at: number;
+}
+
+export interface Database {
+  changes: ChangesTable;
+  audit: AuditTable;
+  interaction_claims: InteractionClaimsTable;
+  job_runs: JobRunsTable;
+}
+
+export type Engine = 'sqlite' | 'postgres';

@@ -1,0 +1,398 @@
+// The same behaviour, checked against both engines: a SQLite file and a real PostgreSQL server.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
+import { captureLogs } from '../support/captureLogs.js';
+import { createDatabase } from '../support/startPostgres.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'hostops-store-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let files = 0;
+const engines = [
+  { engine: 'sqlite', freshUrl: async (label: string) => `sqlite:${join(tmp, `${label}-${++files}.db`)}` },
+  { engine: 'postgres', freshUrl: (label: string) => createDatabase(inject('postgresUrl'), label) },
+] as const;
+
+const T0 = Date.parse('2030-01-01T12:00:00.000Z');
+const at = (offsetMs: number) => new Date(T0 + offsetMs);
+const MINUTE = 60_000;
+
+const newId = () => randomBytes(12).toString('base64url');
+
+function change(overrides: Partial<NewChange> = {}): NewChange {
+  return {
+    id: newId(),
+    operation: 'registerDomain',
+    command: '/domain register',
+    target: 'example.com',
+    parameters: { domain: 'example.com', ns: ['ns1.example.net', 'ns2.example.net'] },
+    preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
+    requestedById: '100000000000000001',
+    requestedByName: 'alice',
+    guildId: '300000000000000001',
+    channelId: '400000000000000001',
+    state: 'pending',
+    correlationId: 'corr-1',
+    createdAt: at(0),
+    expiresAt: at(2 * MINUTE),
+    ...overrides,
+  };
+}
+
+function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
+  return {
+    at: at(0),
+    userId: 'u1',
+    userName: 'alice',
+    guildId: 'g1',
+    channelId: 'c1',
+    command: 'domain',
+    subcommand: 'info',
+    target: 'example.com',
+    outcome: 'ok',
+    detail: null,
+    correlationId: 'corr',
+    durationMs: 12,
+    parameters: null,
+    changeId: null,
+    ...overrides,
+  };
+}
+
+describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
+  const opened: Store[] = [];
+  /** A store on a database of its own, closed after the file's tests. */
+  async function fresh(label: string, url?: string): Promise<Store> {
+    const store = await openStore(url ?? (await freshUrl(label)));
+    opened.push(store);
+    return store;
+  }
+  afterAll(async () => {
+    await Promise.all(opened.map((store) => store.close()));
+  });
+
+  let store: Store;
+  beforeAll(async () => {
+    store = await fresh('shared');
+  });
+
+  it('reports its engine', () => {
+    expect(store.engine).toBe(engine);
+  });
+
+  it('re-opening an up-to-date database migrates nothing and keeps the data', async () => {
+    const url = await freshUrl('reopen');
+    const logs = captureLogs();
+    const first = await openStore(url, { logger: logs.logger });
+    const record = change();
+    await first.changes.insert(record);
+    await first.close();
+    for (let i = 0; i < 2; i++) {
+      const again = await openStore(url, { logger: logs.logger });
+      expect((await again.changes.get(record.id))?.id).toBe(record.id);
+      await again.close();
+    }
+    expect(logs.entries().map((entry) => [entry.msg, entry.engine, entry.migrations])).toEqual([
+      ['store opened', engine, ['0001_initial']],
+      ['store opened', engine, []],
+      ['store opened', engine, []],
+    ]);
+  });
+
+  describe('changes', () => {
+    it('round-trips a change, JSON and times included', async () => {
+      const record = change({
+        parameters: { domain: 'bücher.example', nested: { list: [1, 'two', null, true] }, quote: `'"\\` },
+        preview: ['a', { b: 1 }],
+        guildId: null,
+        channelId: null,
+        target: null,
+        createdAt: new Date(T0 + 123),
+      });
+      await store.changes.insert(record);
+      expect(await store.changes.get(record.id)).toEqual({
+        ...record,
+        result: null,
+        updatedAt: record.createdAt,
+      });
+
+      const withResult = change({ result: { ok: true }, preview: undefined });
+      await store.changes.insert(withResult);
+      const read = await store.changes.get(withResult.id);
+      expect(read?.result).toEqual({ ok: true });
+      expect(read?.preview).toBeNull();
+    });
+
+    it('get returns undefined for an unknown id', async () => {
+      expect(await store.changes.get('no-such-change')).toBeUndefined();
+    });
+
+    it('a transition succeeds once; the same transition again is refused', async () => {
+      const record = change();
+      await store.changes.insert(record);
+      const now = at(MINUTE);
+      expect(
+        await store.changes.transition(record.id, 'pending', 'sending', { preview: 'sending…' }, { now }),
+      ).toBe(true);
+      expect(await store.changes.transition(record.id, 'pending', 'sending')).toBe(false);
+      expect(await store.changes.get(record.id)).toMatchObject({
+        state: 'sending',
+        updatedAt: now,
+        preview: 'sending…',
+      });
+
+      const before = Date.now();
+      expect(
+        await store.changes.transition(record.id, ['sending', 'unknown'], 'done', {
+          result: { registered: true },
+          parameters: { domain: 'example.com' },
+          expiresAt: at(5 * MINUTE),
+        }),
+      ).toBe(true);
+      const read = await store.changes.get(record.id);
+      expect(read).toMatchObject({
+        createdAt: record.createdAt,
+        state: 'done',
+        preview: 'sending…',
+        result: { registered: true },
+        parameters: { domain: 'example.com' },
+        expiresAt: at(5 * MINUTE),
+        requestedByName: 'alice',
+      });
+      // Without `now`, updatedAt is the current time.
+      expect(read?.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
+      expect(read?.updatedAt.getTime()).toBeLessThanOrEqual(Date.now());
+
+      expect(await store.changes.transition(record.id, 'done', 'failed', { result: null })).toBe(true);
+      expect((await store.changes.get(record.id))?.result).toBeNull();
+      expect(await store.changes.transition('no-such-change', 'pending', 'sending')).toBe(false);
+      expect(await store.changes.transition(record.id, [], 'sending')).toBe(false);
+    });
+
+    it('of 20 concurrent identical transitions exactly one succeeds', async () => {
+      const record = change();
+      await store.changes.insert(record);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => store.changes.transition(record.id, 'pending', 'sending')),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('refuses a transition once the change has expired', async () => {
+      const record = change({ expiresAt: at(2 * MINUTE) });
+      await store.changes.insert(record);
+      const confirm = (when: Date) =>
+        store.changes.transition(record.id, 'pending', 'sending', {}, { now: when, notExpiredAt: when });
+      expect(await confirm(at(2 * MINUTE))).toBe(false);
+      expect(await confirm(at(3 * MINUTE))).toBe(false);
+      expect((await store.changes.get(record.id))?.state).toBe('pending');
+      expect(await confirm(at(2 * MINUTE - 1))).toBe(true);
+    });
+
+    it('expireDue moves due pending changes to expired, once', async () => {
+      const own = await fresh('expire');
+      const due = change({ expiresAt: at(MINUTE) });
+      const dueNow = change({ expiresAt: at(2 * MINUTE) });
+      const later = change({ expiresAt: at(3 * MINUTE) });
+      const sending = change({ expiresAt: at(MINUTE), state: 'sending' });
+      for (const record of [due, dueNow, later, sending]) await own.changes.insert(record);
+
+      const expired = await own.changes.expireDue(at(2 * MINUTE));
+      expect(expired.map((record) => record.id).sort()).toEqual([due.id, dueNow.id].sort());
+      expect(
+        expired.every((r) => r.state === 'expired' && r.updatedAt.getTime() === at(2 * MINUTE).getTime()),
+      ).toBe(true);
+      expect(expired.find((r) => r.id === due.id)?.parameters).toEqual(due.parameters);
+      expect((await own.changes.get(later.id))?.state).toBe('pending');
+      expect((await own.changes.get(sending.id))?.state).toBe('sending');
+      expect(await own.changes.expireDue(at(2 * MINUTE))).toEqual([]);
+    });
+
+    it('listByState lists the given states, oldest first, up to the limit', async () => {
+      const own = await fresh('list');
+      const records = [
+        change({ state: 'sending', createdAt: at(3) }),
+        change({ state: 'unknown', createdAt: at(1) }),
+        change({ state: 'done', createdAt: at(0) }),
+        change({ state: 'sending', createdAt: at(2) }),
+      ];
+      for (const record of records) await own.changes.insert(record);
+      const ids = async (limit?: number) =>
+        (await own.changes.listByState(['sending', 'unknown'], limit)).map((r) => r.id);
+      expect(await ids()).toEqual([records[1]?.id, records[3]?.id, records[0]?.id]);
+      expect(await ids(2)).toEqual([records[1]?.id, records[3]?.id]);
+      expect(await own.changes.listByState([])).toEqual([]);
+    });
+  });
+
+  describe('audit', () => {
+    let audit: Store['audit'];
+    const ids: number[] = [];
+    const fixtures = [
+      auditEntry({ at: at(0), userId: 'u1', command: 'domain', subcommand: 'info', target: 'Example.com' }),
+      auditEntry({
+        at: at(1000),
+        userId: 'u2',
+        command: 'domain',
+        subcommand: 'register',
+        target: 'shop.example.org',
+        outcome: 'failed',
+        detail: 'provider error',
+        durationMs: null,
+        parameters: { domain: 'shop.example.org' },
+        changeId: 'chg1',
+      }),
+      auditEntry({
+        at: at(2000),
+        userId: 'u1',
+        command: 'server',
+        subcommand: 'logs',
+        target: null,
+        guildId: null,
+        channelId: null,
+      }),
+      auditEntry({ at: at(2000), userId: 'u1', command: 'help', subcommand: '', target: '100%_sure\\path' }),
+      auditEntry({ at: at(3000), userId: 'u2', command: 'domain', subcommand: 'info', target: '100x sure' }),
+    ];
+
+    beforeAll(async () => {
+      audit = (await fresh('audit')).audit;
+      for (const entry of fixtures) ids.push(await audit.insert(entry));
+    });
+
+    const query = (filter: Parameters<Store['audit']['query']>[0], limit = 50, offset = 0) =>
+      audit.query(filter, { limit, offset });
+    const idsOf = async (filter: Parameters<Store['audit']['query']>[0]) =>
+      (await query(filter)).rows.map((row) => row.id);
+
+    it('returns increasing ids and round-trips every field', async () => {
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      const { rows } = await query({ userId: 'u2', subcommand: 'register' });
+      expect(rows).toEqual([{ ...fixtures[1], id: ids[1] }]);
+    });
+
+    it('lists newest first (at desc, then id desc) with the total', async () => {
+      const all = await query({});
+      expect(all.total).toBe(5);
+      expect(all.rows.map((row) => row.id)).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
+    });
+
+    it('filters by each field', async () => {
+      expect(await idsOf({ userId: 'u2' })).toEqual([ids[4], ids[1]]);
+      expect(await idsOf({ command: 'domain' })).toEqual([ids[4], ids[1], ids[0]]);
+      expect(await idsOf({ subcommand: 'info' })).toEqual([ids[4], ids[0]]);
+      expect(await idsOf({ subcommand: '' })).toEqual([ids[3]]);
+      expect(await idsOf({ outcome: 'failed' })).toEqual([ids[1]]);
+      expect(await idsOf({ since: at(2000) })).toEqual([ids[4], ids[3], ids[2]]);
+      expect(await idsOf({ target: 'EXAMPLE' })).toEqual([ids[1], ids[0]]);
+      expect(await idsOf({ target: 'example.COM' })).toEqual([ids[0]]);
+    });
+
+    it('combines filters', async () => {
+      expect(await idsOf({ userId: 'u1', command: 'domain', since: at(0), target: 'example' })).toEqual([
+        ids[0],
+      ]);
+      expect(await idsOf({ userId: 'u2', subcommand: 'info', outcome: 'ok' })).toEqual([ids[4]]);
+      expect(await idsOf({ userId: 'u2', outcome: 'ok', since: at(3001) })).toEqual([]);
+    });
+
+    it('treats %, _ and \\ in the target filter literally', async () => {
+      expect(await idsOf({ target: '%' })).toEqual([ids[3]]);
+      expect(await idsOf({ target: '0%_s' })).toEqual([ids[3]]);
+      expect(await idsOf({ target: '_' })).toEqual([ids[3]]);
+      expect(await idsOf({ target: '\\' })).toEqual([ids[3]]);
+      expect(await idsOf({ target: '\\p' })).toEqual([ids[3]]);
+      expect(await idsOf({ target: '100_' })).toEqual([]);
+    });
+
+    it('pages through the matches, the total unchanged', async () => {
+      const pages = await Promise.all([0, 2, 4, 6].map((offset) => query({}, 2, offset)));
+      expect(pages.map((page) => page.total)).toEqual([5, 5, 5, 5]);
+      expect(pages.map((page) => page.rows.map((row) => row.id))).toEqual([
+        [ids[4], ids[3]],
+        [ids[2], ids[1]],
+        [ids[0]],
+        [],
+      ]);
+      expect(await query({ userId: 'u1' }, 1, 1)).toMatchObject({ total: 3, rows: [{ id: ids[2] }] });
+    });
+
+    it('purges entries strictly older than the cutoff', async () => {
+      const own = (await fresh('audit-purge')).audit;
+      for (const offset of [0, 1000, 2000]) await own.insert(auditEntry({ at: at(offset) }));
+      expect(await own.purgeOlderThan(at(1000))).toBe(1);
+      expect(await own.purgeOlderThan(at(1000))).toBe(0);
+      expect((await own.query({}, { limit: 10, offset: 0 })).total).toBe(2);
+    });
+  });
+
+  describe('claims', () => {
+    it('one of two claims of the same interaction wins', async () => {
+      const id = newId();
+      expect(await store.claims.claimInteraction(id, 'replica-a', at(0))).toBe(true);
+      expect(await store.claims.claimInteraction(id, 'replica-b', at(0))).toBe(false);
+      expect(await store.claims.claimInteraction(newId(), 'replica-b', at(0))).toBe(true);
+    });
+
+    it('of 10 concurrent claims exactly one wins', async () => {
+      const id = newId();
+      const interactions = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.claims.claimInteraction(id, `replica-${i}`, at(0))),
+      );
+      const runs = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.claims.claimJobRun('expire', id, `replica-${i}`, at(0))),
+      );
+      expect(interactions.filter(Boolean)).toHaveLength(1);
+      expect(runs.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('claims a job run once per (job, slot)', async () => {
+      const slot = newId();
+      expect(await store.claims.claimJobRun('purge', slot, 'replica-a', at(0))).toBe(true);
+      expect(await store.claims.claimJobRun('purge', slot, 'replica-b', at(0))).toBe(false);
+      expect(await store.claims.claimJobRun('expire', slot, 'replica-b', at(0))).toBe(true);
+      expect(await store.claims.claimJobRun('purge', `${slot}-next`, 'replica-b', at(0))).toBe(true);
+    });
+
+    it('purges claims strictly older than the cutoff', async () => {
+      const own = (await fresh('claims-purge')).claims;
+      await own.claimInteraction('old', 'r', at(0));
+      await own.claimInteraction('new', 'r', at(MINUTE));
+      await own.claimJobRun('job', 'old', 'r', at(0));
+      await own.claimJobRun('job', 'new', 'r', at(MINUTE));
+      expect(await own.purgeOlderThan(at(MINUTE))).toBe(2);
+      expect(await own.claimInteraction('old', 'r', at(2 * MINUTE))).toBe(true);
+      expect(await own.claimInteraction('new', 'r', at(2 * MINUTE))).toBe(false);
+      expect(await own.claimJobRun('job', 'old', 'r', at(2 * MINUTE))).toBe(true);
+    });
+  });
+
+  describe.runIf(engine === 'postgres')('across replicas', () => {
+    it('two stores (two pools) racing on one change: exactly one transition succeeds', async () => {
+      const url = await freshUrl('replicas');
+      // Both migrate the new database at once, as replicas starting together do.
+      const [a, b] = await Promise.all([fresh('', url), fresh('', url)]);
+      for (let round = 0; round < 3; round++) {
+        const record = change();
+        await a.changes.insert(record);
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? a : b).changes.transition(
+              record.id,
+              'pending',
+              'sending',
+              {},
+              { notExpiredAt: at(0) },
+            ),
+          ),
+        );
+        expect(outcomes.filter(Boolean)).toHaveLength(1);
+      }
+    });
+  });
+});
