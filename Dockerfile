@@ -2,13 +2,16 @@
 
 # --- build: dev dependencies, TypeScript → dist/ ---
 FROM node:24-slim AS build
+# better-sqlite3 is a native module: built here from source when no prebuilt binary can be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY commands ./commands
-RUN npx tsc -p tsconfig.build.json
+RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: production dependencies only, non-root ---
 FROM node:24-slim
@@ -17,10 +20,11 @@ ENV NODE_ENV=production \
     HTTP_PORT=8080
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Production dependencies as built above (the native SQLite module included), no compiler in the image.
+COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# HostOps itself keeps no state on disk (logs go to stdout). The volume holds what operators ask it to
-# write: heap snapshots (kill -USR2) and diagnostic reports.
+# The volume holds the store (DATABASE_URL's default sqlite:data/hostops.db, relative to /app) and
+# what operators ask HostOps to write: heap snapshots (kill -USR2) and diagnostic reports.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

@@ -8,12 +8,13 @@ import { LOG_LEVEL, ROOT, TMP } from './harness.js';
 import { ack } from './metrics/ack.js';
 import { coldStart } from './metrics/coldStart.js';
 import { expiry } from './metrics/expiry.js';
+import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { memory } from './metrics/memory.js';
 import { errorRow, machine, markdownTable, type Row, textTable } from './report.js';
 
-const METRICS = [ack, latency, expiry, knee, memory, coldStart];
+const METRICS = [ack, latency, expiry, knee, memory, coldStart, journal];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 

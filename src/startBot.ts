@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { type Client, type CloseEvent, Events } from 'discord.js';
 import { commands as allCommands } from '../commands/index.js';
 import type { AuditEvent } from './audit/AuditTrail.js';
 import { announce } from './audit/announce.js';
+import { Housekeeping } from './audit/Housekeeping.js';
 import type { Config } from './config.js';
 import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
@@ -62,6 +65,9 @@ export interface Bot {
 export async function startBot(deps: BotDeps): Promise<Bot> {
   const { config, logger } = deps;
   const store = await openStore(config.databaseUrl, { logger });
+  const replicaId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
+  void housekeeping.run();
   const health = new HealthState();
   const metrics = new Metrics();
   const hosting = new HostingClient({
@@ -156,6 +162,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       health.gateway = 'stopping';
       const drained = await router.drain(graceMs);
       await client.destroy();
+      housekeeping.stop();
       await hosting.close(!drained);
       await store.close();
       await http?.close();

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,5 +45,41 @@ describe('invalid configuration at start-up', () => {
     expect(result.stderr).toContain('HOSTING_API_URL: is required');
     expect(result.stderr).toContain('HOSTING_API_TOKEN: is required');
     expect(result.stderr).toContain('DISCORD_TOKEN: is required');
+  });
+});
+
+describe('a store that cannot be opened', () => {
+  const valid = {
+    HOSTING_API_URL: 'http://127.0.0.1:9/api',
+    HOSTING_API_TOKEN: 'super-secret-token-value',
+    DISCORD_TOKEN: 'another-secret-discord-token',
+    DISCORD_GUILD_ID: '100000000000000000',
+    HTTP_PORT: '0',
+  };
+
+  it('stops the start with one line naming DATABASE_URL, never its password, and exits non-zero', async () => {
+    const result = await start({
+      ...valid,
+      // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+      DATABASE_URL: 'postgres://hostops:db-password-1234@127.0.0.1:9/hostops',
+    });
+    expect(result.code).toBe(1);
+    const output = result.stdout + result.stderr;
+    const fatal = output.split('\n').filter((line) => line.includes('"level":60'));
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toContain(
+      'DATABASE_URL: cannot open the PostgreSQL database at postgres://hostops:***@127.0.0.1:9/hostops',
+    );
+    expect(output).not.toContain('db-password-1234');
+    expect(output).not.toContain('super-secret-token-value');
+  });
+
+  it('a SQLite path that cannot be created is named too', async () => {
+    // A regular file where the folder should be.
+    const file = join(mkdtempSync(join(tmpdir(), 'hostops-config-')), 'not-a-folder');
+    writeFileSync(file, '');
+    const result = await start({ ...valid, DATABASE_URL: `sqlite:${file}/hostops.db` });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toMatch(/DATABASE_URL: cannot open the SQLite database/);
   });
 });
