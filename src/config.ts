@@ -28,6 +28,34 @@ const snowflakeList = z
     ),
   );
 
+/**
+ * The changing commands, as APPROVAL_REQUIRED names them. Listed here because configuration is parsed
+ * before any command module loads; a test keeps it equal to commands/index.ts.
+ */
+export const CHANGE_COMMANDS = [
+  'server rdns',
+  'domain register',
+  'domain dns',
+  'musicbot create',
+  'panel bind',
+] as const;
+
+const approvalList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((pair) => pair.trim().split(/\s+/).join(' '))
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z.enum(CHANGE_COMMANDS, {
+        error: `must be a comma-separated list of changing commands: ${CHANGE_COMMANDS.join(', ')}`,
+      }),
+    ),
+  );
+
 // The engine is chosen by the scheme; src/store opens it (and names DATABASE_URL if it cannot).
 const databaseUrl = z
   .string()
@@ -86,6 +114,10 @@ const environmentSchema = z.object({
   DATABASE_URL: optional(databaseUrl).default('sqlite:data/hostops.db'),
   AUDIT_CHANNEL_ID: optional(snowflake),
   AUDIT_RETENTION_DAYS: optional(integer(1, 36_500)).default(400),
+  APPROVAL_REQUIRED: optional(approvalList).default([]),
+  APPROVAL_CHANNEL_ID: optional(snowflake),
+  // Up to 7 days: approval requests are bot messages, which (unlike interaction tokens) stay editable.
+  APPROVAL_TIMEOUT_S: optional(integer(60, 7 * 24 * 3600)).default(3600),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -118,6 +150,12 @@ export const configSchema = environmentSchema.transform((env) => ({
   },
   databaseUrl: env.DATABASE_URL,
   audit: { channelId: env.AUDIT_CHANNEL_ID, retentionDays: env.AUDIT_RETENTION_DAYS },
+  approval: {
+    /** `/domain register`, as the router labels commands. */
+    required: env.APPROVAL_REQUIRED.map((pair) => `/${pair}`),
+    channelId: env.APPROVAL_CHANNEL_ID,
+    timeoutMs: env.APPROVAL_TIMEOUT_S * 1000,
+  },
   logLevel: env.LOG_LEVEL,
 }));
 

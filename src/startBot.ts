@@ -6,6 +6,7 @@ import type { AuditEvent } from './audit/AuditTrail.js';
 import { announce } from './audit/announce.js';
 import { Housekeeping } from './audit/Housekeeping.js';
 import type { Config } from './config.js';
+import { botMessages } from './discord/botMessages.js';
 import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
 import { InteractionRouter } from './discord/InteractionRouter.js';
@@ -15,7 +16,7 @@ import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, Presence, redactDatabaseUrl, type Store } from './store/index.js';
 
 /**
  * Close codes after which Discord will not take this session or a new one as configured: reconnecting
@@ -66,9 +67,21 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const { config, logger } = deps;
   const store = await openStore(config.databaseUrl, { logger });
   const replicaId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const presence = await Presence.start(
+    store,
+    replicaId,
+    logger,
+    redactDatabaseUrl(config.databaseUrl),
+  ).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
   void housekeeping.run();
-  const health = new HealthState();
+  const health = new HealthState(replicaId);
+  presence.onHeartbeat = (ok) => {
+    health.store = ok ? 'ok' : 'unreachable';
+  };
   const metrics = new Metrics();
   const hosting = new HostingClient({
     ...config.hosting,
@@ -80,13 +93,17 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   });
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   const auditChannelId = config.audit.channelId;
+  const messages = botMessages(client);
   const router = new InteractionRouter({
     commands: deps.commands ?? allCommands,
     hosting,
     store,
+    replicaId,
+    liveReplicas: () => presence.live(),
+    messages,
     config,
     logger,
-    ...(auditChannelId ? { announce: (event: AuditEvent) => announce(client, auditChannelId, event) } : {}),
+    ...(auditChannelId ? { announce: (event: AuditEvent) => announce(messages, auditChannelId, event) } : {}),
     ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
     secrets: deps.secrets,
     generatePassword: deps.generatePassword ?? generatePassword,
@@ -163,6 +180,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       const drained = await router.drain(graceMs);
       await client.destroy();
       housekeeping.stop();
+      await presence.stop();
       await hosting.close(!drained);
       await store.close();
       await http?.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
+import { CHANGE_COMMANDS, ConfigError, ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
 
 const valid = {
   HOSTING_API_URL: 'https://api.example.com',
@@ -51,6 +51,7 @@ describe('parseConfig', () => {
     expect(config.confirmTimeoutMs).toBe(120_000);
     expect(config.databaseUrl).toBe('sqlite:data/hostops.db');
     expect(config.audit).toEqual({ channelId: undefined, retentionDays: 400 });
+    expect(config.approval).toEqual({ required: [], channelId: undefined, timeoutMs: 3_600_000 });
   });
 
   it('reads the Discord, role and contact variables', () => {
@@ -106,6 +107,9 @@ describe('parseConfig', () => {
       DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
       AUDIT_CHANNEL_ID: '100000000000000007',
       AUDIT_RETENTION_DAYS: '30',
+      APPROVAL_REQUIRED: 'domain register, musicbot  create',
+      APPROVAL_CHANNEL_ID: '100000000000000008',
+      APPROVAL_TIMEOUT_S: '600',
     };
     // A variable added to the schema must be added here too.
     expect(Object.keys(env).sort()).toEqual([...ENVIRONMENT_VARIABLES].sort());
@@ -137,6 +141,11 @@ describe('parseConfig', () => {
       },
       databaseUrl: 'postgres://hostops:pw@db:5432/hostops',
       audit: { channelId: '100000000000000007', retentionDays: 30 },
+      approval: {
+        required: ['/domain register', '/musicbot create'],
+        channelId: '100000000000000008',
+        timeoutMs: 600_000,
+      },
       logLevel: 'debug',
     });
   });
@@ -171,6 +180,9 @@ describe('parseConfig', () => {
     ['DATABASE_URL', 'mysql://db/hostops', 'sqlite: or postgres://'],
     ['AUDIT_CHANNEL_ID', '#audit', 'Discord id'],
     ['AUDIT_RETENTION_DAYS', '0', '>=1'],
+    ['APPROVAL_REQUIRED', 'domain register,domain delete', 'changing commands: server rdns'],
+    ['APPROVAL_REQUIRED', 'domain info', 'changing commands'],
+    ['APPROVAL_TIMEOUT_S', '700000', '<=604800'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);
@@ -183,4 +195,14 @@ describe('parseConfig', () => {
     const lines = problems({ ...valid, HOSTING_API_URL: secretish });
     expect(lines.join('\n')).not.toContain('hunter2');
   });
+});
+
+it('CHANGE_COMMANDS names exactly the changing subcommands of commands/index.ts', async () => {
+  const { commands } = await import('../commands/index.js');
+  const changing = commands.flatMap((module) =>
+    Object.entries(module.subcommands)
+      .filter(([, subcommand]) => subcommand.kind === 'change')
+      .map(([name]) => `${module.definition.name} ${name}`),
+  );
+  expect([...CHANGE_COMMANDS].sort()).toEqual(changing.sort());
 });

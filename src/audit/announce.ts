@@ -1,4 +1,5 @@
-import { type Client, Routes, userMention } from 'discord.js';
+import { userMention } from 'discord.js';
+import type { BotMessages } from '../discord/ChangeFlow.js';
 import { escapeUserText } from '../discord/render/escapeUserText.js';
 import type { AuditEvent } from './AuditTrail.js';
 
@@ -21,8 +22,6 @@ export function auditLine(event: AuditEvent): string {
 }
 
 /** Posts the line in the audit channel, as the bot, pinging nobody (not even the user named). */
-export async function announce(client: Client, channelId: string, event: AuditEvent): Promise<void> {
-  await client.rest.post(Routes.channelMessages(channelId), {
-    body: { content: auditLine(event), allowed_mentions: { parse: [] } },
-  });
+export async function announce(messages: BotMessages, channelId: string, event: AuditEvent): Promise<void> {
+  await messages.post(channelId, { content: auditLine(event) });
 }

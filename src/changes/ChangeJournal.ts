@@ -23,11 +23,13 @@ export class ChangeJournal {
   readonly #store: Store;
   readonly #now: () => Date;
   readonly #timeoutMs: number;
+  readonly #replicaId: string;
 
-  constructor(store: Store, now: () => Date, timeoutMs: number) {
+  constructor(store: Store, now: () => Date, timeoutMs: number, replicaId: string) {
     this.#store = store;
     this.#now = now;
     this.#timeoutMs = timeoutMs;
+    this.#replicaId = replicaId;
   }
 
   async open(
@@ -56,6 +58,8 @@ export class ChangeJournal {
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(now.getTime() + this.#timeoutMs),
+      replicaId: null,
+      approval: null,
     };
     await this.#store.changes.insert(record);
     return record;
@@ -75,14 +79,79 @@ export class ChangeJournal {
       record.id,
       'pending',
       'sending',
-      { parameters: masked(spec, record.parameters) },
+      // The sending replica's heartbeat is the lease: if it dies, another replica records `unknown`.
+      { parameters: masked(spec, record.parameters), replicaId: this.#replicaId },
       { now, notExpiredAt: now },
+    );
+  }
+
+  /** pending → awaiting_approval: confirmed by the requester; secrets stay until it is decided. */
+  awaitApproval(record: ChangeRecord, expiresAt: Date, approval: Record<string, unknown>): Promise<boolean> {
+    const now = this.#now();
+    return this.#store.changes.transition(
+      record.id,
+      'pending',
+      'awaiting_approval',
+      { expiresAt, approval },
+      { now, notExpiredAt: now },
+    );
+  }
+
+  /** Where the approval request was posted, once it was. */
+  noteApproval(record: ChangeRecord, approval: Record<string, unknown>): Promise<boolean> {
+    return this.#store.changes.transition(record.id, 'awaiting_approval', 'awaiting_approval', { approval });
+  }
+
+  /** awaiting_approval → sending, for one approver only, and not after the approval's deadline. */
+  approve(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    approver: { id: string; name: string },
+  ): Promise<boolean> {
+    const now = this.#now();
+    return this.#store.changes.transition(
+      record.id,
+      'awaiting_approval',
+      'sending',
+      {
+        parameters: masked(spec, record.parameters),
+        replicaId: this.#replicaId,
+        approval: { ...(record.approval ?? {}), approvedById: approver.id, approvedByName: approver.name },
+      },
+      { now, notExpiredAt: now },
+    );
+  }
+
+  /** awaiting_approval → rejected or expired; the secrets go with it. */
+  decide(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    to: 'rejected' | 'expired',
+    approval: Record<string, unknown>,
+  ): Promise<boolean> {
+    return this.#store.changes.transition(
+      record.id,
+      'awaiting_approval',
+      to,
+      { parameters: masked(spec, record.parameters), approval },
+      { now: this.#now() },
     );
   }
 
   /** unknown → sending: the same change once more (only for repeatable ones). */
   resend(record: ChangeRecord): Promise<boolean> {
-    return this.#store.changes.transition(record.id, 'unknown', 'sending', {}, { now: this.#now() });
+    return this.#store.changes.transition(
+      record.id,
+      'unknown',
+      'sending',
+      { replicaId: this.#replicaId },
+      { now: this.#now() },
+    );
+  }
+
+  /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */
+  orphans(live: readonly string[]): Promise<ChangeRecord[]> {
+    return this.#store.changes.orphanSending(live, { reason: 'the replica sending it stopped' }, this.#now());
   }
 
   /** sending (or, for a read-back, unknown) → its outcome. */
@@ -106,10 +175,10 @@ export class ChangeJournal {
     );
   }
 
-  /** Pending changes past their deadline: prompts of a previous run, or of another replica. */
+  /** Pending or awaiting changes past their deadline: of a previous run, or of another replica. */
   async overdue(): Promise<ChangeRecord[]> {
     const now = this.#now().getTime();
-    const pending = await this.#store.changes.listByState(['pending'], 500);
+    const pending = await this.#store.changes.listByState(['pending', 'awaiting_approval'], 500);
     return pending.filter((record) => record.expiresAt.getTime() <= now);
   }
 }

@@ -35,10 +35,12 @@ export interface RouterObserver {
   acknowledged(command: string, ms: number): void;
   /** A command reached its end state; ms counts from receipt (for changes: up to the outcome). */
   finished(command: string, outcome: CommandOutcome, ms: number): void;
+  /** This replica claimed an interaction (won) or another replica already had (lost). */
+  claimed?(won: boolean): void;
 }
 
 /** A command's end: a read or answer's outcome, or the final state of a change. */
-export type Ending = CommandOutcome | Exclude<ChangeState, 'pending' | 'sending'>;
+export type Ending = CommandOutcome | Exclude<ChangeState, 'pending' | 'sending' | 'awaiting_approval'>;
 
 type Answerable = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
 
@@ -51,6 +53,7 @@ const METRIC_OUTCOME: Record<Ending, CommandOutcome> = {
   expired: 'expired',
   done: 'ok',
   unknown: 'failed',
+  rejected: 'cancelled',
 };
 
 export function ephemeral<T extends object>(body: T): T & { flags: MessageFlags.Ephemeral } {

@@ -3,11 +3,14 @@ import {
   type APIActionRowComponent,
   type APIButtonComponent,
   type APIEmbed,
+  type APIModalInteractionResponseCallbackData,
   type ButtonInteraction,
   ButtonStyle,
   type ChatInputCommandInteraction,
   ComponentType,
+  channelMention,
   type ModalSubmitInteraction,
+  TextInputStyle,
   TimestampStyles,
   time,
   userMention,
@@ -23,7 +26,9 @@ import { checkGates } from './access.js';
 import type { AnyChangeSpec, ChangeOutcome, ChangePreview, SendContext } from './CommandModule.js';
 import { describeError } from './describeError.js';
 import { Colour } from './render/colours.js';
+import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
+import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
   journal: ChangeJournal;
@@ -38,6 +43,28 @@ export interface ChangeFlowDeps {
   now: () => Date;
   /** Waits between the read-backs after an unknown outcome: a few tries over up to two minutes. */
   readBackDelaysMs?: readonly number[];
+  /** Replica ids whose lease is current, this one included. */
+  liveReplicas: () => Promise<readonly string[]>;
+  /** Bot messages (not interaction tokens): approval requests stay editable for days. */
+  messages: BotMessages;
+}
+
+/** Posting and editing messages as the bot, in any channel it can see. */
+export interface BotMessages {
+  post(channelId: string, body: MessageBody): Promise<string>;
+  edit(channelId: string, messageId: string, body: MessageBody): Promise<void>;
+}
+
+export interface MessageBody {
+  content?: string;
+  embeds?: APIEmbed[];
+  components?: APIActionRowComponent<APIButtonComponent>[];
+}
+
+/** Who approved a change, for the public record and the audit trail. */
+interface Approver {
+  id: string;
+  name: string;
 }
 
 type Prompted = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
@@ -51,8 +78,9 @@ interface Sending {
 
 export const RESTARTING = 'HostOps is restarting; try again in a minute.';
 const DEFAULT_READ_BACK_DELAYS_MS = [5_000, 15_000, 30_000, 70_000];
-// Prompts of an earlier run or another replica have no timer here: a sweep ends them.
-const SWEEP_INTERVAL_MS = 30_000;
+// Prompts of an earlier run or another replica have no timer here, and a replica that died mid-send
+// leaves its changes `sending`: a sweep ends both.
+const SWEEP_INTERVAL_MS = 10_000;
 
 /**
  * Prompt → Confirm → send → outcome, on change records: everything a change does between the
@@ -107,12 +135,9 @@ export class ChangeFlow {
         },
       ],
       components: [promptButtons(record.id, false)],
-      files: (preview.files ?? []).map(({ name, content }) => ({
-        name,
-        attachment: Buffer.from(content, 'utf8'),
-      })),
+      ...(preview.files ? { files: preview.files } : {}),
     };
-    await answers.acknowledge(invocation, interaction.reply(ephemeral(body)));
+    await answers.acknowledge(invocation, interaction.reply(ephemeral(withAttachments(body))));
     const delay = record.expiresAt.getTime() - this.#deps.now().getTime();
     const timer = setTimeout(() => this.#track(this.#expire(record.id)), Math.max(0, delay));
     timer.unref();
@@ -145,12 +170,204 @@ export class ChangeFlow {
       await this.#deps.answers.fail(interaction, invocation, error, false);
       return;
     }
+    if (this.#deps.config.approval.required.includes(record.command)) {
+      await this.#requestApproval(interaction, record, spec, invocation);
+      return;
+    }
     if (!(await this.#deps.journal.claim(record, spec))) {
       await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }) }));
       return;
     }
     this.#forgetPrompt(record.id);
     await this.#send(interaction, record, spec, invocation);
+  }
+
+  /**
+   * Confirmed, but a second person must approve: the record waits in `awaiting_approval` (secrets
+   * still kept: nothing has been sent) and a public request with Approve and Reject is posted.
+   */
+  async #requestApproval(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+  ): Promise<void> {
+    const { journal, config, messages, answers } = this.#deps;
+    const channelId = config.approval.channelId ?? record.channelId ?? interaction.channelId;
+    const expiresAt = new Date(this.#deps.now().getTime() + config.approval.timeoutMs);
+    if (!(await journal.awaitApproval(record, expiresAt, { channelId }))) {
+      await interaction.reply(
+        ephemeral({ content: closedMessage({ ...record, state: 'awaiting_approval' }) }),
+      );
+      return;
+    }
+    this.#forgetPrompt(record.id);
+    const waiting = { ...record, state: 'awaiting_approval' as const, expiresAt };
+    await interaction.update({
+      embeds: [previewEmbed(shownPreview(waiting, spec), Colour.info, 'Posting the approval request…')],
+      components: [],
+    });
+    let messageId: string;
+    try {
+      messageId = await messages.post(channelId, this.#approvalRequest(waiting, spec));
+    } catch (error) {
+      // Without a request nobody can approve: withdraw it rather than leave it waiting unseen.
+      await journal.decide(waiting, spec, 'rejected', {
+        channelId,
+        reason: 'approval request could not be posted',
+      });
+      await answers.fail(interaction, invocation, error);
+      return;
+    }
+    await journal.noteApproval(waiting, { channelId, messageId });
+    const link = `https://discord.com/channels/${record.guildId ?? '@me'}/${channelId}/${messageId}`;
+    await answers.safely(invocation, () =>
+      interaction.editReply({
+        embeds: [
+          previewEmbed(
+            shownPreview(waiting, spec),
+            Colour.info,
+            `**Approval pending** — nothing is sent until someone else with the **${spec.tier}** tier approves ` +
+              `the request in ${channelMention(channelId)}: ${link}. It expires ${time(expiresAt, TimestampStyles.RelativeTime)}.`,
+          ),
+        ],
+        components: [],
+      }),
+    );
+    invocation.logger.info(
+      { change: record.id, channel: channelId, message: messageId },
+      'approval requested',
+    );
+  }
+
+  #approvalRequest(record: ChangeRecord, spec: AnyChangeSpec, status?: string, open = true): MessageBody {
+    const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
+    const description =
+      status ??
+      `Requested by ${userMention(record.requestedById)} (${escapeUserText(record.requestedByName, 40)}). ` +
+        `Any member with the **${spec.tier}** tier except them may approve; it expires ${expires}.`;
+    return {
+      embeds: [
+        {
+          ...previewEmbed(shownPreview(record, spec), open ? Colour.warning : Colour.neutral, description),
+          title: `Approval needed: ${shownPreview(record, spec).title}`,
+          footer: { text: `Reference ${record.correlationId}` },
+        },
+      ],
+      components: open
+        ? [
+            row(
+              button('approve', record.id, 'Approve', ButtonStyle.Success),
+              button('reject', record.id, 'Reject', ButtonStyle.Danger),
+            ),
+          ]
+        : [],
+    };
+  }
+
+  /** Approve: anyone with the command's tier except the requester; one click wins, once. */
+  async approve(interaction: ButtonInteraction, id: string): Promise<void> {
+    const { journal, specs, config, answers } = this.#deps;
+    const record = await journal.get(id);
+    const spec = record && specs.get(record.command);
+    if (!record || !spec) {
+      await interaction.reply(ephemeral({ content: 'This change is no longer known.' }));
+      return;
+    }
+    const invocation = this.#invocation(record);
+    if (record.requestedById === interaction.user.id) {
+      await interaction.reply(
+        ephemeral({
+          content: 'You asked for this change: someone else has to approve it. Nothing was sent.',
+        }),
+      );
+      return;
+    }
+    if (this.#draining) {
+      await interaction.reply(ephemeral({ content: `Not sent: ${RESTARTING}` }));
+      return;
+    }
+    if (record.state !== 'awaiting_approval') {
+      await interaction.reply(ephemeral({ content: decidedMessage(record) }));
+      return;
+    }
+    if (record.expiresAt.getTime() <= this.#deps.now().getTime()) {
+      await this.#expire(record.id, record);
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'expired' }) }));
+      return;
+    }
+    try {
+      // The approver's roles as they are now; the request may be anywhere the team chose to post it.
+      checkGates(interaction, spec.tier, config.access, record.command, { anyChannel: true });
+    } catch (error) {
+      await answers.fail(interaction, invocation, error, false);
+      return;
+    }
+    const approver = { id: interaction.user.id, name: interaction.user.username };
+    if (!(await journal.approve(record, spec, approver))) {
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'sending' }) }));
+      return;
+    }
+    invocation.logger.info({ change: record.id, approver: approver.id }, 'change approved');
+    await this.#send(interaction, { ...record, state: 'sending' }, spec, invocation, approver);
+  }
+
+  /** Reject: an approver, or the requester withdrawing; the reason comes from a modal (optional). */
+  async reject(interaction: ButtonInteraction | ModalSubmitInteraction, id: string): Promise<void> {
+    const { journal, specs, config, answers, messages } = this.#deps;
+    const record = await journal.get(id);
+    const spec = record && specs.get(record.command);
+    if (!record || !spec) {
+      await interaction.reply(ephemeral({ content: 'This change is no longer known.' }));
+      return;
+    }
+    const invocation = this.#invocation(record);
+    if (record.state !== 'awaiting_approval') {
+      await interaction.reply(ephemeral({ content: decidedMessage(record) }));
+      return;
+    }
+    const withdrawing = record.requestedById === interaction.user.id;
+    if (!withdrawing) {
+      try {
+        checkGates(interaction, spec.tier, config.access, record.command, { anyChannel: true });
+      } catch (error) {
+        await answers.fail(interaction, invocation, error, false);
+        return;
+      }
+    }
+    if (interaction.isButton()) {
+      await interaction.showModal(rejectModal(record.id));
+      return;
+    }
+    const reason = interaction.fields.getTextInputValue('reason').trim();
+    const by = { id: interaction.user.id, name: interaction.user.username };
+    const decision = { ...(record.approval ?? {}), rejectedById: by.id, rejectedByName: by.name, reason };
+    if (!(await journal.decide(record, spec, 'rejected', decision))) {
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'rejected' }) }));
+      return;
+    }
+    const verb = withdrawing ? 'Withdrawn' : 'Rejected';
+    const why = reason ? `: ${escapeUserText(reason, 300)}` : '';
+    const status = `**${verb}** by ${userMention(by.id)}${why}. Nothing was sent.`;
+    await answers.safely(invocation, () =>
+      interaction.reply(ephemeral({ content: `${verb}. Nothing was sent.` })),
+    );
+    await this.#editApproval(record, spec, status, invocation, messages);
+    await answers.finish(invocation, 'rejected', withdrawing ? 'withdrawn' : `rejected by ${by.name}`);
+  }
+
+  async #editApproval(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    status: string,
+    invocation: Invocation,
+    messages: BotMessages,
+  ): Promise<void> {
+    const { channelId, messageId } = (record.approval ?? {}) as { channelId?: string; messageId?: string };
+    if (!channelId || !messageId) return;
+    await this.#deps.answers.safely(invocation, () =>
+      messages.edit(channelId, messageId, this.#approvalRequest(record, spec, status, false)),
+    );
   }
 
   async cancel(interaction: ButtonInteraction, id: string): Promise<void> {
@@ -206,10 +423,22 @@ export class ChangeFlow {
     }
   }
 
-  /** Ends every overdue pending change once (whichever replica gets there first) and records it. */
+  /**
+   * Ends every overdue pending change, and every change whose sending replica is gone, once
+   * (whichever replica gets there first), and records it.
+   */
   async sweep(): Promise<void> {
     try {
       for (const record of await this.#deps.journal.overdue()) await this.#expire(record.id, record);
+      const live = await this.#deps.liveReplicas();
+      for (const record of await this.#deps.journal.orphans(live)) {
+        const invocation = this.#invocation(record);
+        invocation.logger.warn(
+          { change: record.id },
+          'the replica sending this change stopped; outcome unknown',
+        );
+        await this.#deps.answers.finish(invocation, 'unknown', 'replica stopped');
+      }
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'could not sweep expired changes');
     }
@@ -247,17 +476,26 @@ export class ChangeFlow {
     );
   }
 
+  /**
+   * Sends a claimed change and answers where it was confirmed: in the invoker's prompt, or — approved —
+   * on the public approval request, where the private part (a password, say) goes only to the approver.
+   */
   async #send(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     spec: AnyChangeSpec,
     invocation: Invocation,
+    approver?: Approver,
   ): Promise<void> {
     const { journal, answers } = this.#deps;
     const shown = shownPreview(record, spec);
+    const sending = approver ? `Approved by ${userMention(approver.id)} — sending…` : 'Sending…';
     try {
       // If Discord no longer accepts this click, the user never saw it confirmed: nothing is sent.
-      await interaction.update({ embeds: [previewEmbed(shown, Colour.info, 'Sending…')], components: [] });
+      const body = approver
+        ? this.#approvalRequest(record, spec, sending, false)
+        : { embeds: [previewEmbed(shown, Colour.info, sending)], components: [] };
+      await interaction.update(body);
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
       await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false });
@@ -280,9 +518,23 @@ export class ChangeFlow {
     if (!this.#sending.delete(record.id)) return;
     await journal.settle(record, 'sending', 'done', outcome.result ?? {});
     invocation.logger.info({ change: record.id }, 'change applied');
-    await answers.safely(invocation, () => interaction.editReply({ ...outcome.private, components: [] }));
-    await answers.safely(invocation, () => interaction.followUp(outcome.public));
-    await answers.finish(invocation, 'done');
+    if (approver) {
+      const done = `**Done** — requested by ${userMention(record.requestedById)}, approved by ${userMention(approver.id)}.`;
+      await answers.safely(invocation, () =>
+        interaction.editReply(this.#approvalRequest(record, spec, done, false)),
+      );
+      await answers.safely(invocation, () => interaction.followUp(ephemeral(outcome.private)));
+      await answers.safely(invocation, () =>
+        interaction.followUp({
+          ...outcome.public,
+          content: `${outcome.public.content ?? ''} (approved by ${userMention(approver.id)})`.trim(),
+        }),
+      );
+    } else {
+      await answers.safely(invocation, () => interaction.editReply({ ...outcome.private, components: [] }));
+      await answers.safely(invocation, () => interaction.followUp(outcome.public));
+    }
+    await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
   }
 
   async #failed(
@@ -376,7 +628,21 @@ export class ChangeFlow {
     const { journal, answers, specs } = this.#deps;
     const record = known ?? (await journal.get(id));
     const spec = record && specs.get(record.command);
-    if (!record || !spec || record.state !== 'pending') return;
+    if (!record || !spec) return;
+    if (record.state === 'awaiting_approval') {
+      if (!(await journal.decide(record, spec, 'expired', record.approval ?? {}))) return;
+      const invocation = this.#invocation(record);
+      await this.#editApproval(
+        record,
+        spec,
+        '**Expired** — nobody approved it in time. Nothing was sent.',
+        invocation,
+        this.#deps.messages,
+      );
+      await answers.finish(invocation, 'expired', 'approval timed out');
+      return;
+    }
+    if (record.state !== 'pending') return;
     if (!(await journal.close(record, spec, 'expired'))) return;
     const invocation = this.#invocation(record);
     const prompt = this.#prompts.get(id);
@@ -486,7 +752,47 @@ function closedMessage(record: Pick<ChangeRecord, 'state'>): string {
       return 'This confirmation is no longer open: it was cancelled; nothing was sent.';
     case 'expired':
       return 'This confirmation is no longer open: it expired; nothing was sent. Run the command again.';
+    case 'awaiting_approval':
+      return 'This change was already confirmed and waits for approval.';
+    case 'rejected':
+      return 'This change was rejected; nothing was sent.';
   }
+}
+
+function decidedMessage(record: Pick<ChangeRecord, 'state'>): string {
+  switch (record.state) {
+    case 'awaiting_approval':
+      return 'This change still waits for approval.';
+    case 'expired':
+      return 'This approval request expired; nothing was sent.';
+    case 'rejected':
+    case 'cancelled':
+      return 'This change was rejected or withdrawn; nothing was sent.';
+    default:
+      return 'This change was already approved.';
+  }
+}
+
+function rejectModal(id: string): APIModalInteractionResponseCallbackData {
+  return {
+    title: 'Reject this change',
+    custom_id: `hostops:reject:${id}`,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          {
+            type: ComponentType.TextInput,
+            custom_id: 'reason',
+            label: 'Reason (optional)',
+            style: TextInputStyle.Paragraph,
+            required: false,
+            max_length: 300,
+          },
+        ],
+      },
+    ],
+  };
 }
 
 /** What the record shows once it has left `pending`: secrets masked. */
@@ -507,7 +813,7 @@ export function previewEmbed(preview: ChangePreview, color: number, status?: str
   };
 }
 
-type ActionStyle = ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Danger;
+type ActionStyle = ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger;
 
 function button(action: string, id: string, label: string, style: ActionStyle, disabled = false) {
   return {

@@ -1,4 +1,6 @@
 import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
   type APIEmbed,
   ApplicationIntegrationType,
   type ButtonInteraction,
@@ -24,6 +26,8 @@ export const GUILD_ONLY: Required<
 export interface ReplyBody {
   content?: string;
   embeds?: APIEmbed[];
+  /** Buttons (e.g. paging); a custom id `hostops:<action>:<args>` reaches the command's `components`. */
+  components?: APIActionRowComponent<APIButtonComponent>[];
 }
 
 /** Everything a handler may use: no globals, so tests can pin time, randomness and configuration. */
@@ -132,8 +136,10 @@ export type Subcommand =
       kind: 'read';
       tier: Tier;
       parse: (context: CommandContext) => unknown;
-      run: (context: CommandContext, input: never) => Promise<ReplyBody | ReplyBody[]>;
+      run: (context: CommandContext, input: never) => Promise<ReadAnswer | ReadAnswer[]>;
       target?: (input: never) => string;
+      /** Answered only to the invoker (deferred ephemerally) instead of in the channel. */
+      ephemeral?: true;
     }
   /** Changes: nothing is sent before the invoker confirms. */
   | ({ kind: 'change' } & AnyChangeSpec)
@@ -164,12 +170,16 @@ export interface CommandModule {
   components?: Record<string, ComponentHandler>;
 }
 
+/** A read's answer; `files` become attachments. */
+export type ReadAnswer = ReplyBody & { files?: PreviewFile[] };
+
 /** Lets a read declare its parsed input type while the router stays generic. */
 export function read<T>(spec: {
   tier: Tier;
   parse: (context: CommandContext) => T;
-  run: (context: CommandContext, input: T) => Promise<ReplyBody | ReplyBody[]>;
+  run: (context: CommandContext, input: T) => Promise<ReadAnswer | ReadAnswer[]>;
   target?: (input: T) => string;
+  ephemeral?: true;
 }): Subcommand {
   return { kind: 'read', ...spec } as Subcommand;
 }

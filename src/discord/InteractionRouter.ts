@@ -16,7 +16,7 @@ import { handlerScope } from '../processGuards.js';
 import type { Store } from '../store/index.js';
 import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
 import { checkGates, type Tier } from './access.js';
-import { ChangeFlow, RESTARTING } from './ChangeFlow.js';
+import { type BotMessages, ChangeFlow, RESTARTING } from './ChangeFlow.js';
 import {
   type AnyChangeSpec,
   type CommandContext,
@@ -29,6 +29,7 @@ import {
 } from './CommandModule.js';
 import { PendingStore } from './PendingStore.js';
 import { RefusalError, UserError } from './UserError.js';
+import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';
 
@@ -46,6 +47,12 @@ export interface RouterDeps {
   announce?: (event: AuditEvent) => Promise<void>;
   /** Waits between read-backs after an unknown outcome (tests shorten them). */
   readBackDelaysMs?: readonly number[];
+  /** This process among replicas sharing one store (host:pid:random). */
+  replicaId: string;
+  /** Replica ids whose lease is current; by default only this one. */
+  liveReplicas?: () => Promise<readonly string[]>;
+  /** Posts and edits bot messages (approval requests). */
+  messages: BotMessages;
 }
 
 interface PendingModal {
@@ -92,7 +99,9 @@ export class InteractionRouter {
     this.#answers = new Answers(new AuditTrail(deps.store, deps.logger, deps.announce), deps.observer);
     this.#changes = new ChangeFlow(
       {
-        journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs),
+        journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs, deps.replicaId),
+        liveReplicas: deps.liveReplicas ?? (async () => [deps.replicaId]),
+        messages: deps.messages,
         specs,
         answers: this.#answers,
         hosting: deps.hosting,
@@ -111,12 +120,33 @@ export class InteractionRouter {
 
   /** Never rejects: every failure is answered and logged here. */
   handle(interaction: Interaction): Promise<void> {
-    const task = handlerScope.run({ interactionId: interaction.id }, () =>
-      this.#route(interaction).catch((error: unknown) => {
+    const task = handlerScope.run({ interactionId: interaction.id }, async () => {
+      try {
+        if (await this.#claim(interaction)) await this.#route(interaction);
+      } catch (error) {
         this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
-      }),
-    );
+      }
+    });
     return this.#track(task);
+  }
+
+  /**
+   * Every replica receives every interaction; the one whose claim (a unique key in the store) lands
+   * first handles it, the others drop it without a word. A store that cannot be reached does not
+   * silence the bot: the interaction is handled, and the exactly-once of changes still rests on
+   * their own conditional updates.
+   */
+  async #claim(interaction: Interaction): Promise<boolean> {
+    let won: boolean;
+    try {
+      won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
+    } catch (error) {
+      this.#deps.logger.error({ err: error, interaction: interaction.id }, 'could not claim the interaction');
+      return true;
+    }
+    this.#deps.observer?.claimed?.(won);
+    if (!won) this.#deps.logger.debug({ interaction: interaction.id }, 'handled by another replica');
+    return won;
   }
 
   #track(task: Promise<void>): Promise<void> {
@@ -175,6 +205,7 @@ export class InteractionRouter {
     const [, action, id = ''] = match;
     if (interaction.isModalSubmit()) {
       if (action === 'modal') await this.#modalSubmitted(interaction, id);
+      if (action === 'reject') await this.#changes.reject(interaction, id);
       return;
     }
     if (this.#draining && action === 'retry') {
@@ -194,6 +225,10 @@ export class InteractionRouter {
         return this.#changes.sendAgain(interaction, id);
       case 'retry':
         return this.#changes.tryAgain(interaction, id);
+      case 'approve':
+        return this.#changes.approve(interaction, id);
+      case 'reject':
+        return this.#changes.reject(interaction, id);
       default: {
         const handler = this.#components.get(action);
         return handler ? this.#component(interaction, handler, id) : Promise.resolve();
@@ -218,16 +253,12 @@ export class InteractionRouter {
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
-      const { files, ...body } = await handler.update({
+      const body = await handler.update({
         ...this.#context(interaction, invocation, tier),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
-      const attachments = (files ?? []).map(({ name, content }) => ({
-        name,
-        attachment: Buffer.from(content, 'utf8'),
-      }));
-      await this.#answers.acknowledge(invocation, interaction.update({ ...body, files: attachments }));
+      await this.#answers.acknowledge(invocation, interaction.update(withAttachments(body)));
     } catch (error) {
       await this.#answers.fail(interaction, invocation, error, false);
     }
@@ -287,7 +318,7 @@ export class InteractionRouter {
           // The deferral goes out first; the API call starts while Discord is still accepting it, so
           // the acknowledgement round trip does not add to the provider's latency. A read is safe to
           // start even if the deferral then fails.
-          const deferred = interaction.deferReply();
+          const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
           const running = subcommand.run(context, input as never);
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
@@ -295,8 +326,11 @@ export class InteractionRouter {
           const [first = { content: 'Nothing to show.' }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          await interaction.editReply(first);
-          for (const body of rest) await interaction.followUp(body);
+          await interaction.editReply(withAttachments(first));
+          for (const body of rest) {
+            const followUp = withAttachments(body);
+            await interaction.followUp(subcommand.ephemeral ? ephemeral(followUp) : followUp);
+          }
           await this.#answers.finish(invocation, 'ok');
           return;
         }

@@ -2,9 +2,14 @@ import type { AttemptEvent } from '../hosting/HostingClient.js';
 
 export type GatewayState = 'starting' | 'ready' | 'reconnecting' | 'stopping';
 
-/** What /healthz reports: the gateway session and how the provider has been answering lately. */
+/** What /healthz reports: this replica, its gateway session, its store, and how the provider has been answering. */
 export class HealthState {
   gateway: GatewayState = 'starting';
+  /** The store as the last heartbeat found it: a replica that cannot reach it cannot keep its word. */
+  store: 'ok' | 'unreachable' = 'ok';
+
+  constructor(readonly replicaId = '') {}
+
   readonly #startedAt = Date.now();
   #lastApiSuccess: Date | null = null;
   #lastApiFailure: { at: Date; operation: string; outcome: string } | null = null;
@@ -17,13 +22,15 @@ export class HealthState {
   }
 
   get healthy(): boolean {
-    return this.gateway === 'ready';
+    return this.gateway === 'ready' && this.store === 'ok';
   }
 
   snapshot() {
     return {
       status: this.healthy ? 'ok' : 'unavailable',
+      replica: this.replicaId,
       gateway: this.gateway,
+      store: this.store,
       uptimeSeconds: Math.round((Date.now() - this.#startedAt) / 1000),
       lastApiSuccess: this.#lastApiSuccess?.toISOString() ?? null,
       lastApiFailure: this.#lastApiFailure

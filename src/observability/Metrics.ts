@@ -45,6 +45,12 @@ export class Metrics implements RouterObserver {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
+  readonly #claims = new Counter({
+    name: 'hostops_interaction_claims_total',
+    help: 'Interactions this replica claimed (won) or found claimed by another replica (lost)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly #gatewayReconnects = new Counter({
     name: 'hostops_gateway_reconnects_total',
     help: 'Times the Discord gateway connection was lost and re-established or resumed',
@@ -62,6 +68,10 @@ export class Metrics implements RouterObserver {
   finished(command: string, outcome: CommandOutcome, ms: number): void {
     this.#commands.inc({ command, outcome });
     this.#commandSeconds.observe({ command, outcome }, ms / 1000);
+  }
+
+  claimed(won: boolean): void {
+    this.#claims.inc({ result: won ? 'won' : 'lost' });
   }
 
   apiAttempt(event: AttemptEvent): void {

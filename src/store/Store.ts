@@ -3,7 +3,17 @@
  * Times are `Date`s here and epoch milliseconds in the database, so both engines compare them the same way.
  */
 
-export type ChangeState = 'pending' | 'sending' | 'done' | 'failed' | 'unknown' | 'cancelled' | 'expired';
+export type ChangeState =
+  | 'pending'
+  /** Confirmed by the requester, waiting for a second person (APPROVAL_REQUIRED). */
+  | 'awaiting_approval'
+  | 'sending'
+  | 'done'
+  | 'failed'
+  | 'unknown'
+  | 'cancelled'
+  | 'rejected'
+  | 'expired';
 
 /** A changing command awaiting, undergoing or past its confirmation. */
 export interface ChangeRecord {
@@ -24,11 +34,16 @@ export interface ChangeRecord {
   result: Record<string, unknown> | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The prompt's deadline while pending, the approval's while awaiting approval. */
   expiresAt: Date;
+  /** The replica sending it (state `sending`). */
+  replicaId: string | null;
+  /** Its approval request: where it was posted, who approved or rejected, why. */
+  approval: Record<string, unknown> | null;
 }
 
 /** `updatedAt` starts out equal to `createdAt`. */
-export type NewChange = Omit<ChangeRecord, 'updatedAt' | 'result'> & {
+export type NewChange = Omit<ChangeRecord, 'updatedAt' | 'result' | 'replicaId' | 'approval'> & {
   result?: Record<string, unknown> | null;
 };
 
@@ -38,6 +53,8 @@ export interface ChangePatch {
   preview?: unknown;
   result?: Record<string, unknown> | null;
   expiresAt?: Date;
+  replicaId?: string | null;
+  approval?: Record<string, unknown> | null;
 }
 
 export interface TransitionOptions {
@@ -45,6 +62,14 @@ export interface TransitionOptions {
   now?: Date;
   /** Refuse the transition unless the change expires strictly after this instant. */
   notExpiredAt?: Date;
+}
+
+export interface ReplicaRecord {
+  replicaId: string;
+  host: string;
+  pid: number;
+  startedAt: Date;
+  heartbeatAt: Date;
 }
 
 export interface AuditEntry {
@@ -106,6 +131,25 @@ export interface Store {
     expireDue(now: Date): Promise<ChangeRecord[]>;
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
+    /**
+     * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
+     * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
+     */
+    orphanSending(
+      live: readonly string[],
+      result: Record<string, unknown>,
+      now: Date,
+    ): Promise<ChangeRecord[]>;
+  };
+  readonly replicas: {
+    /** Records that this replica is alive (insert or refresh). */
+    heartbeat(
+      replica: { replicaId: string; host: string; pid: number; startedAt: Date },
+      now: Date,
+    ): Promise<void>;
+    /** Replicas whose last heartbeat is at or after `since`, oldest first. */
+    live(since: Date): Promise<ReplicaRecord[]>;
+    remove(replicaId: string): Promise<void>;
   };
   readonly audit: {
     /** Returns the new entry's id. */
@@ -123,5 +167,22 @@ export interface Store {
     /** Deletes interaction and job claims made strictly before `cutoff`; returns how many. */
     purgeOlderThan(cutoff: Date): Promise<number>;
   };
+  /**
+   * Bulk import, for `npm run migrate-store` only: in one transaction, and only into a store that holds no
+   * change and no audit entry (otherwise nothing is written and the counts found are returned). Changes
+   * are written as given, every column included; audit entries get new ids in the order given.
+   */
+  importRows(rows: ImportRows): Promise<ImportResult>;
   close(): Promise<void>;
 }
+
+/** What `Store.importRows` writes, in batches (read lazily, inside the transaction). */
+export interface ImportRows {
+  changes: AsyncIterable<readonly ChangeRecord[]> | Iterable<readonly ChangeRecord[]>;
+  audit: AsyncIterable<readonly NewAuditEntry[]> | Iterable<readonly NewAuditEntry[]>;
+}
+
+export type ImportResult =
+  | { imported: true; changes: number; audit: number }
+  /** The store was not empty; nothing was written. */
+  | { imported: false; existing: { changes: number; audit: number } };

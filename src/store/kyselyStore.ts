@@ -71,6 +71,55 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         if (limit !== undefined) query = query.limit(limit);
         return (await query.execute()).map(toChange);
       },
+
+      async orphanSending(live, result, now) {
+        let query = db
+          .updateTable('changes')
+          .set({ state: 'unknown', result: JSON.stringify(result), updated_at: now.getTime() })
+          .where('state', '=', 'sending');
+        if (live.length > 0) {
+          query = query.where((eb) =>
+            eb.or([eb('replica_id', 'is', null), eb('replica_id', 'not in', live)]),
+          );
+        }
+        return (await query.returningAll().execute()).map(toChange);
+      },
+    },
+
+    replicas: {
+      async heartbeat({ replicaId, host, pid, startedAt }, now) {
+        await db
+          .insertInto('replicas')
+          .values({
+            replica_id: replicaId,
+            host,
+            pid,
+            started_at: startedAt.getTime(),
+            heartbeat_at: now.getTime(),
+          })
+          .onConflict((oc) => oc.column('replica_id').doUpdateSet({ heartbeat_at: now.getTime() }))
+          .execute();
+      },
+
+      async live(since) {
+        const rows = await db
+          .selectFrom('replicas')
+          .selectAll()
+          .where('heartbeat_at', '>=', since.getTime())
+          .orderBy('started_at')
+          .execute();
+        return rows.map((row) => ({
+          replicaId: row.replica_id,
+          host: row.host,
+          pid: row.pid,
+          startedAt: new Date(row.started_at),
+          heartbeatAt: new Date(row.heartbeat_at),
+        }));
+      },
+
+      async remove(replicaId) {
+        await db.deleteFrom('replicas').where('replica_id', '=', replicaId).execute();
+      },
     },
 
     audit: {
@@ -149,6 +198,36 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
     },
 
+    async importRows(rows) {
+      return db.transaction().execute(async (trx) => {
+        const count = async (table: 'changes' | 'audit') => {
+          const row = await trx
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          return Number(row.n);
+        };
+        const existing = { changes: await count('changes'), audit: await count('audit') };
+        if (existing.changes > 0 || existing.audit > 0) return { imported: false, existing };
+        let changes = 0;
+        for await (const batch of rows.changes) {
+          for (const chunk of chunksOf(batch)) {
+            await trx.insertInto('changes').values(chunk.map(changeRow)).execute();
+            changes += chunk.length;
+          }
+        }
+        // One multi-row INSERT assigns ids in the order of its rows, so the order given is kept.
+        let audit = 0;
+        for await (const batch of rows.audit) {
+          for (const chunk of chunksOf(batch)) {
+            await trx.insertInto('audit').values(chunk.map(auditRow)).execute();
+            audit += chunk.length;
+          }
+        }
+        return { imported: true, changes, audit };
+      });
+    },
+
     async close() {
       await db.destroy();
     },
@@ -181,6 +260,8 @@ function patchColumns(patch: ChangePatch) {
     ...(patch.preview !== undefined && { preview: toJson(patch.preview) }),
     ...(patch.result !== undefined && { result: toJsonOrNull(patch.result) }),
     ...(patch.expiresAt !== undefined && { expires_at: patch.expiresAt.getTime() }),
+    ...(patch.replicaId !== undefined && { replica_id: patch.replicaId }),
+    ...(patch.approval !== undefined && { approval: toJsonOrNull(patch.approval) }),
   };
 }
 
@@ -208,6 +289,8 @@ function toChange(row: Selectable<ChangesTable>): ChangeRecord {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     expiresAt: new Date(row.expires_at),
+    replicaId: row.replica_id,
+    approval: fromJsonOrNull(row.approval),
   };
 }
 
@@ -228,5 +311,57 @@ function toAudit(row: Selectable<AuditTable>): AuditEntry {
     durationMs: row.duration_ms,
     parameters: fromJsonOrNull(row.parameters),
     changeId: row.change_id,
+  };
+}
+
+// importRows: rows per INSERT, well below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
+const IMPORT_CHUNK = 500;
+
+function* chunksOf<T>(rows: readonly T[]): Generator<readonly T[]> {
+  for (let start = 0; start < rows.length; start += IMPORT_CHUNK)
+    yield rows.slice(start, start + IMPORT_CHUNK);
+}
+
+/** Every column of a change as stored (importRows). */
+function changeRow(change: ChangeRecord) {
+  return {
+    id: change.id,
+    operation: change.operation,
+    command: change.command,
+    target: change.target,
+    parameters: JSON.stringify(change.parameters),
+    preview: toJson(change.preview),
+    requested_by_id: change.requestedById,
+    requested_by_name: change.requestedByName,
+    guild_id: change.guildId,
+    channel_id: change.channelId,
+    state: change.state,
+    correlation_id: change.correlationId,
+    result: toJsonOrNull(change.result),
+    created_at: change.createdAt.getTime(),
+    updated_at: change.updatedAt.getTime(),
+    expires_at: change.expiresAt.getTime(),
+    replica_id: change.replicaId,
+    approval: toJsonOrNull(change.approval),
+  };
+}
+
+/** Every column of an audit entry but its id, which the database assigns (importRows). */
+function auditRow(entry: Omit<AuditEntry, 'id'>) {
+  return {
+    at: entry.at.getTime(),
+    user_id: entry.userId,
+    user_name: entry.userName,
+    guild_id: entry.guildId,
+    channel_id: entry.channelId,
+    command: entry.command,
+    subcommand: entry.subcommand,
+    target: entry.target,
+    outcome: entry.outcome,
+    detail: entry.detail,
+    correlation_id: entry.correlationId,
+    duration_ms: entry.durationMs,
+    parameters: toJsonOrNull(entry.parameters),
+    change_id: entry.changeId,
   };
 }

@@ -1,4 +1,4 @@
-// Kysely's view of the tables (migration 0001). Columns are snake_case as stored; times are epoch
+// Kysely's view of the tables (migrations 0001 and 0002). Columns are snake_case as stored; times are epoch
 // milliseconds and JSON is text, on both engines.
 import type { Generated } from 'kysely';
 import type { ChangeState } from './Store.js';
@@ -20,6 +20,8 @@ export interface ChangesTable {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  replica_id: string | null;
+  approval: string | null;
 }
 
 export interface AuditTable {
@@ -53,7 +55,16 @@ export interface JobRunsTable {
   claimed_at: number;
 }
 
+export interface ReplicasTable {
+  replica_id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface Database {
+  replicas: ReplicasTable;
   changes: ChangesTable;
   audit: AuditTable;
   interaction_claims: InteractionClaimsTable;

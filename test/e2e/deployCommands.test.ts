@@ -18,10 +18,11 @@ const SUBCOMMAND = 1;
 const STRING = 3;
 const INTEGER = 4;
 const BOOLEAN = 5;
+const USER = 6;
 const GUILD_CONTEXT = 0;
 const GUILD_INSTALL = 0;
 
-/** The command surface of the issue: option name → [type, required]. */
+/** The command surface of the issue: option name → [type, required]; '' holds a command's own options. */
 const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> | null> = {
   server: {
     logs: { id: [INTEGER, true] },
@@ -51,6 +52,16 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
   },
   panel: { bind: { license: [STRING, true], ip: [STRING, true] } },
   help: null,
+  audit: {
+    '': {
+      user: [USER, false],
+      command: [STRING, false],
+      target: [STRING, false],
+      days: [INTEGER, false],
+      outcome: [STRING, false],
+      export: [BOOLEAN, false],
+    },
+  },
 };
 
 let fake: FakeDiscord | undefined;
@@ -114,6 +125,21 @@ async function runDeployScript(env: Record<string, string>) {
   }
 }
 
+function expectLeaves(label: string, leaves: Json[], expected: Record<string, [number, boolean]>): void {
+  expect(leaves.map((o) => o.name).sort(), label).toEqual(Object.keys(expected).sort());
+  for (const leaf of leaves) {
+    const [type, required] = expected[String(leaf.name)] ?? [];
+    const where = `${label} ${String(leaf.name)}`;
+    expect(leaf.type, where).toBe(type);
+    expect(leaf.required === true, `${where} required`).toBe(required);
+  }
+  // Discord lists required options first; it rejects anything else.
+  const requiredFlags = leaves.map((o) => o.required === true);
+  expect(requiredFlags, `${label} required first`).toEqual(
+    [...requiredFlags].sort((a, b) => Number(b) - Number(a)),
+  );
+}
+
 function expectSurface(body: unknown): void {
   const commands = arr(body, 'bulk body').map((c) => rec(c));
   expect(commands.map((c) => c.name)).toEqual(Object.keys(SURFACE));
@@ -128,25 +154,17 @@ function expectSurface(body: unknown): void {
       expect(options, `${name} takes no options`).toEqual([]);
       continue;
     }
+    const own = subcommands[''];
+    if (own !== undefined) {
+      expectLeaves(`/${name}`, options, own);
+      continue;
+    }
     expect(options.map((o) => o.name)).toEqual(Object.keys(subcommands));
     for (const sub of options) {
       expect(sub.type).toBe(SUBCOMMAND);
       const expected = subcommands[String(sub.name)] ?? {};
       const leaves = (Array.isArray(sub.options) ? sub.options : []).filter(isRecord);
-      expect(leaves.map((o) => o.name).sort(), `/${name} ${String(sub.name)}`).toEqual(
-        Object.keys(expected).sort(),
-      );
-      for (const leaf of leaves) {
-        const [type, required] = expected[String(leaf.name)] ?? [];
-        const where = `/${name} ${String(sub.name)} ${String(leaf.name)}`;
-        expect(leaf.type, where).toBe(type);
-        expect(leaf.required === true, `${where} required`).toBe(required);
-      }
-      // Discord lists required options first; it rejects anything else.
-      const requiredFlags = leaves.map((o) => o.required === true);
-      expect(requiredFlags, `/${name} ${String(sub.name)} required first`).toEqual(
-        [...requiredFlags].sort((a, b) => Number(b) - Number(a)),
-      );
+      expectLeaves(`/${name} ${String(sub.name)}`, leaves, expected);
     }
   }
   // Integer options that must be ≥ 1 say so to Discord.
@@ -184,12 +202,15 @@ describe('deployCommands', () => {
     expect(put[0]?.path).toBe(guildPath(f));
     expect(put[0]?.body).toEqual(DEFINITIONS);
     expectSurface(put[0]?.body);
-    expect(result).toEqual({ registered: 5, removedGlobal: 0 });
+    expect(result).toEqual({ registered: commands.length, removedGlobal: 0 });
     expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
     expect(f.registeredCommands()).toEqual([]);
     // The application id was given: no need to ask for it.
     expect(requests.some((r) => r.path === '/applications/@me')).toBe(false);
-    expect(entry(logs, 'commands registered to the guild')).toMatchObject({ guildId: f.guildId, count: 5 });
+    expect(entry(logs, 'commands registered to the guild')).toMatchObject({
+      guildId: f.guildId,
+      count: commands.length,
+    });
     expect(logs.text).not.toContain(f.token);
   });
 
@@ -204,7 +225,7 @@ describe('deployCommands', () => {
       `PUT ${globalPath(f)}`,
     ]);
     expect(requests[2]?.body).toEqual([]);
-    expect(result).toEqual({ registered: 5, removedGlobal: 3 });
+    expect(result).toEqual({ registered: commands.length, removedGlobal: 3 });
     expect(f.registeredCommands()).toEqual([]);
     expect(names(f.registeredCommands(f.guildId))).toEqual(Object.keys(SURFACE));
     expect(entry(logs, 'global commands removed')).toMatchObject({ count: 3 });

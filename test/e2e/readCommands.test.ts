@@ -345,6 +345,7 @@ describe('/help', () => {
     ['/musicbot create', 'operator'],
     ['/panel bind', 'operator'],
     ['/help', 'everyone'],
+    ['/audit', 'operator'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 

@@ -111,7 +111,9 @@ describe('/healthz', () => {
 
   it('is 200 with gateway state, uptime and API history when ready', async () => {
     const h = await healthBecomes(200, 2_000);
-    expect(h.body).toMatchObject({ status: 'ok', gateway: 'ready' });
+    expect(h.body).toMatchObject({ status: 'ok', gateway: 'ready', store: 'ok' });
+    // Which replica answered: host:pid:random, the pid being this very process.
+    expect(String(h.body.replica)).toMatch(new RegExp(`^.+:${bot.child.pid}:[0-9a-f]{6}$`));
     expect(typeof h.body.uptimeSeconds).toBe('number');
     expect(h.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
     expect(h.body).toHaveProperty('lastApiSuccess');

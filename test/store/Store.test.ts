@@ -97,13 +97,51 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       await again.close();
     }
     expect(logs.entries().map((entry) => [entry.msg, entry.engine, entry.migrations])).toEqual([
-      ['store opened', engine, ['0001_initial']],
+      ['store opened', engine, ['0001_initial', '0002_replicas_and_approval']],
       ['store opened', engine, []],
       ['store opened', engine, []],
     ]);
   });
 
   describe('changes', () => {
+    it('orphanSending: a sending change of a replica that is gone becomes unknown, once', async () => {
+      const mine = change();
+      const theirs = change();
+      const legacy = change();
+      for (const r of [mine, theirs, legacy]) await store.changes.insert(r);
+      await store.changes.transition(mine.id, 'pending', 'sending', { replicaId: 'alive' });
+      await store.changes.transition(theirs.id, 'pending', 'sending', { replicaId: 'dead' });
+      await store.changes.transition(legacy.id, 'pending', 'sending');
+      const orphaned = await store.changes.orphanSending(
+        ['alive', 'other'],
+        { reason: 'replica gone' },
+        at(MINUTE),
+      );
+      expect(orphaned.map((r) => r.id).sort()).toEqual([theirs.id, legacy.id].sort());
+      expect(orphaned.every((r) => r.state === 'unknown' && r.result?.reason === 'replica gone')).toBe(true);
+      expect((await store.changes.get(mine.id))?.state).toBe('sending');
+      expect((await store.changes.get(mine.id))?.replicaId).toBe('alive');
+      expect(await store.changes.orphanSending(['alive'], {}, at(MINUTE))).toEqual([]);
+    });
+
+    it('replicas: heartbeats, the live set, removal', async () => {
+      const started = at(0);
+      await store.replicas.heartbeat({ replicaId: 'r1', host: 'h1', pid: 11, startedAt: started }, at(0));
+      await store.replicas.heartbeat({ replicaId: 'r2', host: 'h2', pid: 22, startedAt: at(1) }, at(1));
+      await store.replicas.heartbeat(
+        { replicaId: 'r1', host: 'h1', pid: 11, startedAt: started },
+        at(30_000),
+      );
+      expect((await store.replicas.live(at(10_000))).map((r) => r.replicaId)).toEqual(['r1']);
+      expect((await store.replicas.live(at(0))).map((r) => [r.replicaId, r.host, r.pid])).toEqual([
+        ['r1', 'h1', 11],
+        ['r2', 'h2', 22],
+      ]);
+      await store.replicas.remove('r1');
+      await store.replicas.remove('r2');
+      expect(await store.replicas.live(at(0))).toEqual([]);
+    });
+
     it('round-trips a change, JSON and times included', async () => {
       const record = change({
         parameters: { domain: 'bücher.example', nested: { list: [1, 'two', null, true] }, quote: `'"\\` },
@@ -118,6 +156,8 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
         ...record,
         result: null,
         updatedAt: record.createdAt,
+        replicaId: null,
+        approval: null,
       });
 
       const withResult = change({ result: { ok: true }, preview: undefined });

@@ -69,6 +69,14 @@ export interface FakeDiscordOptions {
   guilds?: FakeGuildOptions[];
   heartbeatIntervalMs?: number;
   interactionCallbackDelayMs?: number;
+  /**
+   * Who gets the gateway events while several clients hold a session (e.g. two bot processes):
+   * `latest` (default) only the most recently identified one; `all` every live session, as Discord does
+   * with several sessions of one shard; `alternate` every live session gets every event except
+   * INTERACTION_CREATE, which goes to one session at a time, in turn (like a load balancer in front of
+   * replicas).
+   */
+  sessions?: 'latest' | 'all' | 'alternate';
 }
 
 export interface RecordedRequest {
@@ -286,6 +294,12 @@ export class FakeDiscord {
   readonly #connections = new Set<GatewayConnection>();
   #active: GatewayConnection | undefined;
   #session: GatewaySession | undefined;
+  #delivery: NonNullable<FakeDiscordOptions['sessions']>;
+  /** Live sessions besides the latest (#active/#session); only with `sessions: 'all' | 'alternate'`. */
+  readonly #otherSessions = new Map<GatewayConnection, GatewaySession>();
+  #interactionTurn = 0;
+  /** Interaction id → ids of the gateway sessions its INTERACTION_CREATE was sent to. */
+  readonly #deliveries = new Map<string, string[]>();
   #backlog: { t: string; d: unknown }[] = [];
   #heartbeatAcks = true;
   #identifyCount = 0;
@@ -304,6 +318,7 @@ export class FakeDiscord {
     this.botUserId = this.applicationId;
     this.#heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.#callbackDelayMs = options.interactionCallbackDelayMs ?? 0;
+    this.#delivery = options.sessions ?? 'latest';
 
     this.#botUser = this.#addUser(makeUser(this.botUserId, 'HostOps', true));
     this.#owner = this.#addUser(makeUser(snowflake(), 'guild-owner'));
@@ -354,6 +369,27 @@ export class FakeDiscord {
 
   get resumeCount(): number {
     return this.#resumeCount;
+  }
+
+  /**
+   * Switches between `all` and `alternate` delivery while the sessions stay connected (a fake started
+   * with `latest` keeps no earlier sessions to deliver to).
+   */
+  setSessions(mode: 'all' | 'alternate'): void {
+    if (this.#delivery === 'latest') throw new Error('FakeDiscord: start with sessions: all or alternate');
+    this.#delivery = mode;
+  }
+
+  /** The gateway sessions an interaction was delivered to (empty while it waits for one). */
+  deliveredTo(i: Pick<DispatchedInteraction, 'id'>): string[] {
+    return [...(this.#deliveries.get(i.id) ?? [])];
+  }
+
+  /** Identified gateway sessions that receive events now (more than one only with `sessions: 'all' | 'alternate'`). */
+  get liveSessionCount(): number {
+    const open = (c: GatewayConnection) => c.ws.readyState === WebSocket.OPEN;
+    const others = [...this.#otherSessions.keys()].filter(open).length;
+    return (this.#active !== undefined && open(this.#active) ? 1 : 0) + others;
   }
 
   get gatewayConnected(): boolean {
@@ -451,6 +487,53 @@ export class FakeDiscord {
     });
   }
 
+  /** An autocomplete request (type 4) for a command; the first given option is the focused one. */
+  dispatchAutocomplete(opts: InteractionOptions): DispatchedInteraction {
+    const ctx = this.#interactionContext(opts);
+    const guildId = opts.guildId === null ? undefined : (opts.guildId ?? this.guildId);
+    const command = this.#findCommand(opts.commandName, guildId);
+    const id = snowflake();
+    const token = randomToken('fake-itoken.');
+    const chatInput = makeChatInputInteraction(
+      { ...ctx.envelope, id, token },
+      {
+        id: opts.commandId ?? command?.id ?? this.#unregisteredCommandId(opts.commandName),
+        name: opts.commandName,
+        ...(command?.guild_id === undefined ? {} : { guildId: command.guild_id }),
+        options: makeCommandOptions(opts.options, opts.subcommand, opts.subcommandGroup),
+      },
+    );
+    const focus = (options: unknown): boolean => {
+      for (const option of Array.isArray(options) ? options : []) {
+        const record = asRecord(option);
+        if (record === undefined) continue;
+        if ('value' in record) {
+          record.focused = true;
+          return true;
+        }
+        if (focus(record.options)) return true;
+      }
+      return false;
+    };
+    focus(chatInput.data.options);
+    const payload = {
+      ...chatInput,
+      type: InteractionType.ApplicationCommandAutocomplete,
+    } as unknown as APIInteraction;
+    return this.#dispatchInteractionPayload(payload, {
+      type: InteractionType.ApplicationCommandAutocomplete,
+      commandName: opts.commandName,
+      ...ctx.state,
+    });
+  }
+
+  /** Adds a text channel to a guild (default: the first) and returns its id; clients are told over the gateway. */
+  addChannel(options: { id?: string; guildId?: string } = {}): string {
+    const guild = this.#guilds.get(options.guildId ?? this.guildId);
+    if (guild === undefined) throw new Error(`FakeDiscord: unknown guild ${options.guildId}`);
+    return this.#ensureChannel(guild, options.id ?? snowflake()).id;
+  }
+
   dispatchComponent(opts: ComponentOptions): DispatchedInteraction {
     const ctx = this.#interactionContext(opts);
     const message = this.#componentMessage(opts, ctx.envelope.channel.id);
@@ -541,6 +624,7 @@ export class FakeDiscord {
     for (const reject of [...this.#pendingRejections]) reject(new Error('FakeDiscord was stopped'));
     for (const c of this.#connections) c.ws.terminate();
     this.#connections.clear();
+    this.#otherSessions.clear();
     this.#active = undefined;
     this.#wss.close();
     this.#server.closeAllConnections();
@@ -808,6 +892,10 @@ export class FakeDiscord {
   }
 
   #sendDispatch(c: GatewayConnection, session: GatewaySession, t: string, d: unknown): void {
+    if (t === GatewayDispatchEvents.InteractionCreate) {
+      const id = String(asRecord(d)?.id);
+      this.#deliveries.set(id, [...(this.#deliveries.get(id) ?? []), session.id]);
+    }
     session.seq += 1;
     session.history.push({ s: session.seq, t, d });
     if (session.history.length > HISTORY_LIMIT) session.history.shift();
@@ -818,6 +906,21 @@ export class FakeDiscord {
   #dispatch(t: string, d: unknown): void {
     const active = this.#active;
     const session = this.#session;
+    const others = [...this.#otherSessions].filter(([c]) => c.ws.readyState === WebSocket.OPEN);
+    if (
+      this.#delivery === 'alternate' &&
+      t === GatewayDispatchEvents.InteractionCreate &&
+      others.length > 0
+    ) {
+      const live: [GatewayConnection, GatewaySession][] = [...others];
+      if (active !== undefined && session !== undefined && active.ws.readyState === WebSocket.OPEN) {
+        live.unshift([active, session]);
+      }
+      const [c, s] = live[this.#interactionTurn++ % live.length] as [GatewayConnection, GatewaySession];
+      this.#sendDispatch(c, s, t, d);
+      return;
+    }
+    for (const [c, s] of others) this.#sendDispatch(c, s, t, d);
     if (active !== undefined && session !== undefined && active.ws.readyState === WebSocket.OPEN) {
       this.#sendDispatch(active, session, t, d);
     } else {
@@ -850,6 +953,7 @@ export class FakeDiscord {
 
   #onGatewayClose(c: GatewayConnection, code: number): void {
     this.#connections.delete(c);
+    this.#otherSessions.delete(c);
     if (this.#active === c) this.#active = undefined;
     // A client that closes with 1000/1001 gives up its session; anything else may resume.
     if ((code === 1000 || code === 1001) && c.sessionId !== undefined && this.#session?.id === c.sessionId) {
@@ -911,6 +1015,11 @@ export class FakeDiscord {
     }
     this.#identifyCount += 1;
     const session: GatewaySession = { id: randomBytes(16).toString('hex'), seq: 0, history: [] };
+    const previous = this.#active;
+    if (this.#delivery !== 'latest' && previous !== undefined && this.#session !== undefined) {
+      // The earlier session stays live beside this one.
+      if (previous.ws.readyState === WebSocket.OPEN) this.#otherSessions.set(previous, this.#session);
+    }
     this.#session = session;
     c.identified = true;
     c.sessionId = session.id;
@@ -957,7 +1066,7 @@ export class FakeDiscord {
   }
 
   #onRequestGuildMembers(c: GatewayConnection, d: Record<string, unknown>): void {
-    const session = this.#session;
+    const session = this.#otherSessions.get(c) ?? this.#session;
     const guild = typeof d.guild_id === 'string' ? this.#guilds.get(d.guild_id) : undefined;
     if (session === undefined || guild === undefined) return;
     const userIds =

@@ -39,11 +39,22 @@ export function tempDatabaseUrl(): string {
   return `sqlite:${join(mkdtempSync(join(tmpdir(), 'hostops-test-')), 'hostops.db')}`;
 }
 
-export async function startTestBot(env: Record<string, string> = {}): Promise<TestBot> {
-  const discord = await FakeDiscord.start({
-    guilds: [{ roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })) }],
-  });
-  const api = await FakeHostingApi.start();
+export interface SharedFakes {
+  /** Fakes of an earlier TestBot (e.g. to start a second bot after the first stopped); `stop()` leaves them running. */
+  discord?: FakeDiscord;
+  api?: FakeHostingApi;
+}
+
+export async function startTestBot(
+  env: Record<string, string> = {},
+  shared: SharedFakes = {},
+): Promise<TestBot> {
+  const discord =
+    shared.discord ??
+    (await FakeDiscord.start({
+      guilds: [{ roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })) }],
+    }));
+  const api = shared.api ?? (await FakeHostingApi.start());
   const logs = captureLogs({ level: 'debug' });
   const config = parseConfig({
     DISCORD_TOKEN: discord.token,
@@ -97,7 +108,7 @@ export async function startTestBot(env: Record<string, string> = {}): Promise<Te
     },
     async stop() {
       await bot.stop(1_000);
-      await Promise.all([discord.stop(), api.stop()]);
+      await Promise.all([shared.discord ? undefined : discord.stop(), shared.api ? undefined : api.stop()]);
     },
   };
 }

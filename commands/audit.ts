@@ -1,0 +1,336 @@
+import {
+  ApplicationCommandOptionType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { auditCsv } from '../src/audit/auditCsv.js';
+import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/audit/renderAudit.js';
+import type { Ending } from '../src/discord/Answers.js';
+import {
+  type CommandContext,
+  type CommandModule,
+  type ComponentHandler,
+  GUILD_ONLY,
+  type PreviewFile,
+  type ReadAnswer,
+  read,
+} from '../src/discord/CommandModule.js';
+import { validated } from '../src/discord/options.js';
+import { InvalidOptionError, UserError } from '../src/discord/UserError.js';
+import type { AuditEntry, AuditFilter, Store } from '../src/store/index.js';
+import { cutText } from '../src/text/cutText.js';
+import { InvalidValueError } from '../src/validation/InvalidValueError.js';
+
+/**
+ * Every command path HostOps has, as `/audit command` offers them. Kept by hand (deriving it from
+ * commands/index.ts would import this module into itself); a test holds it equal to that list.
+ */
+export const AUDITED_COMMANDS = [
+  'server logs',
+  'server rdns',
+  'domain info',
+  'domain expiry',
+  'domain register',
+  'domain dns',
+  'musicbot create',
+  'panel bind',
+  'help',
+  'audit',
+] as const;
+export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];
+
+/** Every outcome an audit entry can have (see Answers: a command's end). */
+export const AUDIT_OUTCOMES = [
+  'ok',
+  'refused',
+  'invalid',
+  'failed',
+  'cancelled',
+  'expired',
+  'done',
+  'unknown',
+] as const satisfies readonly Ending[];
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const DEFAULT_DAYS = 7;
+export const MAX_DAYS = 3650;
+export const MAX_TARGET_LENGTH = 40;
+/** Most rows one export holds; the answer says when there were more. */
+export const EXPORT_CAP = 10_000;
+const EXPORT_CHUNK = 1_000;
+export const EXPORT_FILE = 'hostops-audit.csv';
+const DAY_SECONDS = 86_400;
+const CUSTOM_ID_LIMIT = 100;
+const SNOWFLAKE = /^\d{17,20}$/;
+
+export const definition = {
+  name: 'audit',
+  description: 'Search the audit trail: who ran which command, when, and how it ended',
+  ...GUILD_ONLY,
+  options: [
+    {
+      type: ApplicationCommandOptionType.User,
+      name: 'user',
+      description: 'Only entries of this member',
+    },
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'command',
+      description: 'Only entries of this command',
+      choices: AUDITED_COMMANDS.map((path) => ({ name: `/${path}`, value: path })),
+    },
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'target',
+      description: 'Only entries whose target contains this text (domain, server, address …)',
+      max_length: MAX_TARGET_LENGTH,
+    },
+    {
+      type: ApplicationCommandOptionType.Integer,
+      name: 'days',
+      description: `How many days back to look (default ${DEFAULT_DAYS})`,
+      min_value: 1,
+      max_value: MAX_DAYS,
+    },
+    {
+      type: ApplicationCommandOptionType.String,
+      name: 'outcome',
+      description: 'Only entries with this outcome',
+      choices: AUDIT_OUTCOMES.map((outcome) => ({ name: outcome, value: outcome })),
+    },
+    {
+      type: ApplicationCommandOptionType.Boolean,
+      name: 'export',
+      description: `Attach every match (up to ${EXPORT_CAP.toLocaleString('en-US')}) as a CSV file`,
+    },
+  ],
+} as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+/** One /audit search. `since` is fixed when the command runs, so paging shows a stable window. */
+export interface AuditQuery {
+  /** Entries at or after this instant, in whole epoch seconds. */
+  since: number;
+  userId?: string;
+  command?: AuditedCommand;
+  outcome?: AuditOutcome;
+  /** Case-insensitive part of the target. */
+  target?: string;
+}
+
+interface AuditRequest {
+  query: AuditQuery;
+  days: number;
+  export: boolean;
+}
+
+function storeFilter(query: AuditQuery): AuditFilter {
+  const filter: AuditFilter = { since: new Date(query.since * 1000) };
+  if (query.userId !== undefined) filter.userId = query.userId;
+  if (query.command !== undefined) {
+    const [command = '', subcommand = ''] = query.command.split(' ');
+    filter.command = command;
+    filter.subcommand = subcommand;
+  }
+  if (query.outcome !== undefined) filter.outcome = query.outcome;
+  if (query.target !== undefined) filter.target = query.target;
+  return filter;
+}
+
+function filterView(query: AuditQuery): AuditFilterView {
+  const { since, ...rest } = query;
+  return { since: new Date(since * 1000), ...rest };
+}
+
+/** Offset and the whole query, compactly: `<offset>:<since>:<user|->:<command#|->:<outcome#|->:<target>`. */
+export function encodePageId(query: AuditQuery, offset: number): string {
+  const index = (list: readonly string[], value: string | undefined) =>
+    value === undefined ? '-' : String(list.indexOf(value));
+  const id = [
+    'hostops:audit',
+    String(offset),
+    String(query.since),
+    query.userId ?? '-',
+    index(AUDITED_COMMANDS, query.command),
+    index(AUDIT_OUTCOMES, query.outcome),
+    query.target ?? '',
+  ].join(':');
+  // parse() bounds every part so that this cannot happen; a longer id would make Discord refuse the answer.
+  if (id.length > CUSTOM_ID_LIMIT) throw new Error(`audit page id of ${id.length} characters`);
+  return id;
+}
+
+const PAGE_ARGS = /^(\d{1,9}):(\d{1,11}):(-|\d{17,20}):(-|\d{1,2}):(-|\d):(.*)$/s;
+
+/** The inverse of encodePageId, from what follows `hostops:audit:`; undefined for anything else. */
+export function decodePageArgs(args: string): { query: AuditQuery; offset: number } | undefined {
+  const match = PAGE_ARGS.exec(args);
+  if (!match) return undefined;
+  const [, offset = '', since = '', userId = '-', command = '-', outcome = '-', target = ''] = match;
+  const query: AuditQuery = { since: Number(since) };
+  if (userId !== '-') query.userId = userId;
+  if (command !== '-') {
+    const path = AUDITED_COMMANDS[Number(command)];
+    if (path === undefined) return undefined;
+    query.command = path;
+  }
+  if (outcome !== '-') {
+    const value = AUDIT_OUTCOMES[Number(outcome)];
+    if (value === undefined) return undefined;
+    query.outcome = value;
+  }
+  if (target !== '') {
+    if (target.length > MAX_TARGET_LENGTH) return undefined;
+    query.target = target;
+  }
+  return { query, offset: Number(offset) };
+}
+
+function oneOf<T extends string>(option: string, raw: string | null, list: readonly T[]): T | undefined {
+  if (raw === null) return undefined;
+  if ((list as readonly string[]).includes(raw)) return raw as T;
+  throw new InvalidOptionError(option, `${raw} is not one of the choices`, `one of ${list.join(', ')}`);
+}
+
+function parseTarget(raw: string): string | undefined {
+  const target = raw.trim();
+  // UTF-16 units: what the paging button's custom id (at most 100 of them) has to hold.
+  if (target.length > MAX_TARGET_LENGTH) {
+    throw new InvalidValueError(
+      `is ${target.length} characters long`,
+      `at most ${MAX_TARGET_LENGTH} characters (an emoji counts as two)`,
+    );
+  }
+  return target === '' ? undefined : target;
+}
+
+function parseRequest({ interaction }: CommandContext): AuditRequest {
+  const { options } = interaction;
+  const query: AuditQuery = { since: 0 };
+  // The member's id is all the filter needs: `value` holds it (a resolved `user` comes along with it).
+  const user = options.get('user');
+  if (user) {
+    const id = user.user?.id ?? user.value;
+    if (typeof id !== 'string' || !SNOWFLAKE.test(id)) {
+      throw new InvalidOptionError('user', `${String(id)} is not a member`, 'a member of this server');
+    }
+    query.userId = id;
+  }
+  const command = oneOf('command', options.getString('command'), AUDITED_COMMANDS);
+  if (command !== undefined) query.command = command;
+  const rawTarget = options.getString('target');
+  const target = rawTarget === null ? undefined : validated('target', rawTarget, parseTarget);
+  if (target !== undefined) query.target = target;
+  const outcome = oneOf('outcome', options.getString('outcome'), AUDIT_OUTCOMES);
+  if (outcome !== undefined) query.outcome = outcome;
+  const days = options.getInteger('days') ?? DEFAULT_DAYS;
+  if (!Number.isSafeInteger(days) || days < 1 || days > MAX_DAYS) {
+    throw new InvalidOptionError('days', `${days} is out of range`, `a whole number from 1 to ${MAX_DAYS}`);
+  }
+  // Audit entries carry real-world times (not the calendar tests may pin through `context.now`).
+  query.since = Math.floor(Date.now() / 1000) - days * DAY_SECONDS;
+  return { query, days, export: options.getBoolean('export') ?? false };
+}
+
+/** What the audit trail records as the target of an /audit search: the search itself. */
+function describeRequest({ query, days, export: csv }: AuditRequest): string {
+  const parts = [`${days}d`];
+  if (query.userId !== undefined) parts.push(`user ${query.userId}`);
+  if (query.command !== undefined) parts.push(`command ${query.command}`);
+  if (query.outcome !== undefined) parts.push(`outcome ${query.outcome}`);
+  if (query.target !== undefined) parts.push(`target ${query.target}`);
+  if (csv) parts.push('export');
+  return cutText(parts.join(', '), 200);
+}
+
+async function page(store: Store, query: AuditQuery, offset: number) {
+  const filter = storeFilter(query);
+  let result = await store.audit.query(filter, { limit: AUDIT_PAGE_SIZE, offset });
+  // Entries purged since the button was drawn: show the last page there still is.
+  if (result.rows.length === 0 && offset > 0 && result.total > 0) {
+    offset = Math.floor((result.total - 1) / AUDIT_PAGE_SIZE) * AUDIT_PAGE_SIZE;
+    result = await store.audit.query(filter, { limit: AUDIT_PAGE_SIZE, offset });
+  }
+  return { ...result, offset };
+}
+
+/** Every match up to EXPORT_CAP, newest first, read in chunks; `total` counts them all. */
+export async function exportMatches(
+  store: Store,
+  filter: AuditFilter,
+  cap = EXPORT_CAP,
+  chunk = EXPORT_CHUNK,
+): Promise<{ rows: AuditEntry[]; total: number }> {
+  const rows: AuditEntry[] = [];
+  // Entries written while we read shift later chunks by a row or two: each entry is kept once.
+  const seen = new Set<number>();
+  let total = 0;
+  for (let offset = 0; rows.length < cap; offset += chunk) {
+    const limit = Math.min(chunk, cap - rows.length);
+    const result = await store.audit.query(filter, { limit, offset });
+    total = Math.max(total, result.total);
+    for (const row of result.rows) {
+      if (seen.has(row.id) || rows.length >= cap) continue;
+      seen.add(row.id);
+      rows.push(row);
+    }
+    if (result.rows.length < limit) break;
+  }
+  return { rows, total };
+}
+
+async function answer({ store }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
+  const { query } = request;
+  const result = await page(store, query, 0);
+  let exportNote: string | undefined;
+  const files: PreviewFile[] = [];
+  if (request.export) {
+    const all = await exportMatches(store, storeFilter(query));
+    files.push({ name: EXPORT_FILE, content: auditCsv(all.rows) });
+    const count = all.rows.length.toLocaleString('en-US');
+    exportNote =
+      all.total > all.rows.length
+        ? `⚠️ \`${EXPORT_FILE}\` is capped at ${count} of ${all.total.toLocaleString('en-US')} matches (the newest ones); narrow the search for the rest.`
+        : `📎 \`${EXPORT_FILE}\` holds all ${count} ${all.rows.length === 1 ? 'match' : 'matches'}.`;
+  }
+  const body = renderAuditPage({
+    filter: filterView(query),
+    rows: result.rows,
+    total: result.total,
+    offset: result.offset,
+    newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
+    olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
+    ...(exportNote === undefined ? {} : { exportNote }),
+  });
+  return files.length > 0 ? { ...body, files } : body;
+}
+
+const paging: ComponentHandler = {
+  tier: 'operator',
+  update: async ({ store, args }) => {
+    const decoded = decodePageArgs(args);
+    if (!decoded) throw new UserError('This button belongs to an older /audit answer. Run `/audit` again.');
+    const { query } = decoded;
+    const result = await page(store, query, decoded.offset);
+    return renderAuditPage({
+      filter: filterView(query),
+      rows: result.rows,
+      total: result.total,
+      offset: result.offset,
+      newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
+      olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
+    });
+  },
+};
+
+export const audit: CommandModule = {
+  definition,
+  subcommands: {
+    '': read({
+      tier: 'operator',
+      ephemeral: true,
+      parse: parseRequest,
+      target: describeRequest,
+      run: answer,
+    }),
+  },
+  components: { audit: paging },
+};

@@ -1,0 +1,58 @@
+import type { AuditEntry } from '../store/index.js';
+
+export const AUDIT_CSV_HEADER = [
+  'at',
+  'user_id',
+  'user_name',
+  'guild_id',
+  'channel_id',
+  'command',
+  'subcommand',
+  'target',
+  'outcome',
+  'detail',
+  'correlation_id',
+  'duration_ms',
+  'parameters',
+  'change_id',
+] as const;
+
+// What a spreadsheet may run as a formula (OWASP "CSV injection"): `=`, `+`, `-`, `@`, tab and CR.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One cell: a value a spreadsheet would read as a formula gets a leading `'` (so it shows as text),
+ * then RFC 4180 quoting for a value holding a quote, a comma or a line break.
+ */
+export function csvCell(value: string): string {
+  const guarded = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+function cells(entry: AuditEntry): string[] {
+  return [
+    entry.at.toISOString(),
+    entry.userId,
+    entry.userName,
+    entry.guildId ?? '',
+    entry.channelId ?? '',
+    entry.command,
+    entry.subcommand,
+    entry.target ?? '',
+    entry.outcome,
+    entry.detail ?? '',
+    entry.correlationId,
+    entry.durationMs === null ? '' : String(entry.durationMs),
+    entry.parameters === null ? '' : JSON.stringify(entry.parameters),
+    entry.changeId ?? '',
+  ];
+}
+
+/**
+ * Audit entries as CSV (RFC 4180: a header row, CRLF after every row, quoted where needed), safe to
+ * open in a spreadsheet: no cell starts a formula. `at` is ISO 8601 UTC, `parameters` JSON.
+ */
+export function auditCsv(rows: readonly AuditEntry[]): string {
+  return [AUDIT_CSV_HEADER, ...rows.map(cells)].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}

@@ -1,0 +1,123 @@
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIEmbed,
+  ButtonStyle,
+  ComponentType,
+  TimestampStyles,
+  time,
+  userMention,
+} from 'discord.js';
+import type { ReplyBody } from '../discord/CommandModule.js';
+import { Colour } from '../discord/render/colours.js';
+import { escapeUserText } from '../discord/render/escapeUserText.js';
+import { literal } from '../discord/render/literal.js';
+import type { AuditEntry } from '../store/index.js';
+import { cutText } from '../text/cutText.js';
+
+export const AUDIT_PAGE_SIZE = 10;
+const DESCRIPTION_LIMIT = 4096;
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** What /audit was asked for, in the terms it is shown in. */
+export interface AuditFilterView {
+  since: Date;
+  userId?: string;
+  /** `domain register`, or `help` for a command without subcommands. */
+  command?: string;
+  outcome?: string;
+  target?: string;
+}
+
+export interface AuditPage {
+  filter: AuditFilterView;
+  /** At most AUDIT_PAGE_SIZE entries, newest first. */
+  rows: readonly AuditEntry[];
+  /** Every match, not just this page. */
+  total: number;
+  offset: number;
+  /** Custom ids of the paging buttons (distinct: Discord refuses two equal ids in one message). */
+  newerId: string;
+  olderId: string;
+  /** A line about the attached export, on the first answer only. */
+  exportNote?: string;
+}
+
+const OUTCOME_MARK: Record<string, string> = {
+  ok: '✅',
+  done: '✅',
+  refused: '⛔',
+  invalid: '⚠️',
+  failed: '❌',
+  cancelled: '✖️',
+  expired: '⌛',
+  unknown: '❓',
+};
+
+/** The filter as a phrase: "since …, by @someone, command `/domain register`, outcome ok, target containing `x`". */
+export function describeAuditFilter(filter: AuditFilterView): string {
+  const parts = [`since ${time(filter.since, TimestampStyles.LongDateShortTime)}`];
+  if (filter.userId !== undefined) parts.push(`by ${userMention(filter.userId)}`);
+  if (filter.command !== undefined) parts.push(`command ${literal(`/${filter.command}`)}`);
+  if (filter.outcome !== undefined) parts.push(`outcome ${escapeUserText(filter.outcome, 20)}`);
+  // Exactly as searched for: the target passed the option rules (no hidden characters, one line).
+  if (filter.target !== undefined) parts.push(`target containing ${literal(cutText(filter.target, 100))}`);
+  return parts.join(', ');
+}
+
+function commandLabel(entry: AuditEntry): string {
+  return `/${entry.command}${entry.subcommand ? ` ${entry.subcommand}` : ''}`;
+}
+
+/** One entry on one line; every part is bounded, so ten lines always fit the description. */
+export function renderAuditLine(entry: AuditEntry): string {
+  const when = time(entry.at, TimestampStyles.LongDateShortTime);
+  const mark = OUTCOME_MARK[entry.outcome] ?? '•';
+  const user = SNOWFLAKE.test(entry.userId) ? userMention(entry.userId) : escapeUserText(entry.userId, 24);
+  const parts = [
+    `${when} ${mark} **${escapeUserText(entry.outcome, 16)}**`,
+    literal(cutText(commandLabel(entry).replace(/[\r\n]/g, ' '), 40)),
+  ];
+  if (entry.target !== null && entry.target !== '') parts.push(escapeUserText(entry.target, 60));
+  parts.push(`${user} (${escapeUserText(entry.userName, 40)})`);
+  parts.push(literal(cutText(entry.correlationId.replace(/[\r\n]/g, ' '), 20)));
+  if (entry.detail !== null && entry.detail !== '') parts.push(escapeUserText(entry.detail, 60));
+  return parts.join(' · ');
+}
+
+function button(customId: string, label: string, disabled: boolean): APIButtonComponent {
+  return { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId, label, disabled };
+}
+
+/** One page of matches as an embed, with Newer/Older buttons (disabled at either end). */
+export function renderAuditPage(page: AuditPage): ReplyBody {
+  const words = describeAuditFilter(page.filter);
+  const note = page.exportNote === undefined ? '' : `\n\n${page.exportNote}`;
+  if (page.rows.length === 0) {
+    const embed: APIEmbed = {
+      title: 'Audit trail',
+      color: Colour.neutral,
+      description: cutText(`No audit entries match: ${words}.${note}`, DESCRIPTION_LIMIT),
+    };
+    return { embeds: [embed], components: [] };
+  }
+  const first = page.offset + 1;
+  const last = page.offset + page.rows.length;
+  const lines = page.rows.map(renderAuditLine).join('\n');
+  const embed: APIEmbed = {
+    title: 'Audit trail',
+    color: Colour.info,
+    description: cutText(`Entries ${words}:\n\n${lines}${note}`, DESCRIPTION_LIMIT),
+    footer: {
+      text: `Matches ${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${page.total.toLocaleString('en-US')}`,
+    },
+  };
+  const row: APIActionRowComponent<APIButtonComponent> = {
+    type: ComponentType.ActionRow,
+    components: [
+      button(page.newerId, '◀ Newer', page.offset === 0),
+      button(page.olderId, 'Older ▶', last >= page.total),
+    ],
+  };
+  return { embeds: [embed], components: [row] };
+}

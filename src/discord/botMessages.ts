@@ -1,0 +1,19 @@
+import { type Client, Routes } from 'discord.js';
+import type { BotMessages } from './ChangeFlow.js';
+
+/** Bot messages over REST: no cache or channel fetch needed, and nobody is ever pinged. */
+export function botMessages(client: Client): BotMessages {
+  return {
+    async post(channelId, body) {
+      const message = (await client.rest.post(Routes.channelMessages(channelId), {
+        body: { ...body, allowed_mentions: { parse: [] } },
+      })) as { id: string };
+      return message.id;
+    },
+    async edit(channelId, messageId, body) {
+      await client.rest.patch(Routes.channelMessage(channelId, messageId), {
+        body: { ...body, allowed_mentions: { parse: [] } },
+      });
+    },
+  };
+}

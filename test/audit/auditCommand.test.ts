@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUDIT_OUTCOMES,
+  AUDITED_COMMANDS,
+  type AuditQuery,
+  decodePageArgs,
+  definition,
+  encodePageId,
+  exportMatches,
+} from '../../commands/audit.js';
+import { commands } from '../../commands/index.js';
+import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
+import type { AuditEntry, AuditFilter, Page, Store } from '../../src/store/index.js';
+import { outsideCode } from '../support/e2eHelpers.js';
+
+const NOW_SEC = 1_795_000_000;
+
+function entry(id: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id,
+    at: new Date((NOW_SEC - id) * 1000),
+    userId: '100000000000000001',
+    userName: 'alice',
+    guildId: '300000000000000001',
+    channelId: '400000000000000001',
+    command: 'domain',
+    subcommand: 'info',
+    target: 'example.org',
+    outcome: 'ok',
+    detail: null,
+    correlationId: 'a1b2c3d4e5',
+    durationMs: 12,
+    parameters: null,
+    changeId: null,
+    ...overrides,
+  };
+}
+
+describe('/audit definition', () => {
+  it('offers exactly the command paths of commands/index.ts', () => {
+    const paths = commands.flatMap((module) =>
+      Object.keys(module.subcommands).map((sub) => `${module.definition.name}${sub ? ` ${sub}` : ''}`),
+    );
+    expect([...AUDITED_COMMANDS]).toEqual(paths);
+    const command = definition.options.find((o) => o.name === 'command');
+    expect(command?.choices?.map((c) => c.value)).toEqual(paths);
+  });
+
+  it('offers every outcome the audit trail writes', () => {
+    expect([...AUDIT_OUTCOMES]).toEqual([
+      'ok',
+      'refused',
+      'invalid',
+      'failed',
+      'cancelled',
+      'expired',
+      'done',
+      'unknown',
+    ]);
+    const outcome = definition.options.find((o) => o.name === 'outcome');
+    expect(outcome?.choices?.map((c) => c.value)).toEqual([...AUDIT_OUTCOMES]);
+  });
+
+  it('has top-level options only, none required, with the issue’s limits', () => {
+    expect(definition.options.map((o) => [o.name, o.type])).toEqual([
+      ['user', 6],
+      ['command', 3],
+      ['target', 3],
+      ['days', 4],
+      ['outcome', 3],
+      ['export', 5],
+    ]);
+    expect(definition.options.some((o) => 'required' in o)).toBe(false);
+    const days = definition.options.find((o) => o.name === 'days');
+    expect(days).toMatchObject({ min_value: 1, max_value: 3650 });
+    expect(definition.options.find((o) => o.name === 'target')).toMatchObject({ max_length: 40 });
+  });
+});
+
+describe('paging custom ids', () => {
+  const full: AuditQuery = {
+    since: NOW_SEC - 3650 * 86_400,
+    userId: '12345678901234567890',
+    command: 'musicbot create',
+    outcome: 'cancelled',
+    target: `${'x'.repeat(20)}:with:colons:${'y'.repeat(7)}`,
+  };
+
+  it('round-trips the whole query and the offset, the target last (it may hold colons)', () => {
+    const id = encodePageId(full, 120);
+    expect(id.startsWith('hostops:audit:120:')).toBe(true);
+    expect(decodePageArgs(id.slice('hostops:audit:'.length))).toEqual({ query: full, offset: 120 });
+    const bare: AuditQuery = { since: NOW_SEC };
+    expect(encodePageId(bare, 0)).toBe(`hostops:audit:0:${NOW_SEC}:-:-:-:`);
+    expect(decodePageArgs(`0:${NOW_SEC}:-:-:-:`)).toEqual({ query: bare, offset: 0 });
+  });
+
+  it('stays within Discord’s 100 characters at the worst case', () => {
+    const worst = { ...full, target: 'z'.repeat(40) };
+    expect(encodePageId(worst, 999_999_999).length).toBeLessThanOrEqual(100);
+  });
+
+  it.each([
+    ['garbage', 'nonsense'],
+    ['an unknown command index', `0:${NOW_SEC}:-:99:-:`],
+    ['an unknown outcome index', `0:${NOW_SEC}:-:-:9:`],
+    ['a user id that is no snowflake', `0:${NOW_SEC}:abc:-:-:`],
+    ['a target too long', `0:${NOW_SEC}:-:-:-:${'t'.repeat(41)}`],
+  ])('refuses %s', (_, args) => {
+    expect(decodePageArgs(args)).toBeUndefined();
+  });
+});
+
+describe('renderAuditPage', () => {
+  const filter = { since: new Date(NOW_SEC * 1000) };
+  const ids = { newerId: 'hostops:audit:newer', olderId: 'hostops:audit:older' };
+
+  it('shows the filter, ten lines and "Matches X–Y of N", with Newer disabled on the first page', () => {
+    const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
+    const body = renderAuditPage({ filter, rows, total: 25, offset: 0, ...ids });
+    const [embed] = body.embeds ?? [];
+    expect(embed?.title).toBe('Audit trail');
+    expect(embed?.description?.split('\n').filter((l) => l.startsWith('<t:'))).toHaveLength(10);
+    expect(embed?.footer?.text).toBe('Matches 1–10 of 25');
+    const buttons = body.components?.[0]?.components ?? [];
+    expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([true, false]);
+    const last = renderAuditPage({ filter, rows: rows.slice(0, 5), total: 25, offset: 20, ...ids });
+    expect(last.embeds?.[0]?.footer?.text).toBe('Matches 21–25 of 25');
+    expect(last.components?.[0]?.components.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  it('says clearly when nothing matches, without buttons', () => {
+    const body = renderAuditPage({
+      filter: { ...filter, outcome: 'expired', target: 'nothing' },
+      rows: [],
+      total: 0,
+      offset: 0,
+      ...ids,
+    });
+    expect(body.embeds?.[0]?.description).toMatch(
+      /^No audit entries match: since <t:\d+:f>, outcome expired/,
+    );
+    expect(body.components).toEqual([]);
+  });
+
+  it('keeps ten worst-case lines within Discord’s embed limits', () => {
+    const long = `${'`*_~|@everyone <@1> '.repeat(40)}\n`;
+    const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) =>
+      entry(i + 1, {
+        userName: long,
+        target: long,
+        detail: long,
+        outcome: long,
+        command: 'x'.repeat(100),
+        subcommand: 'y'.repeat(100),
+        correlationId: long,
+      }),
+    );
+    const body = renderAuditPage({
+      filter: { ...filter, userId: '12345678901234567890', command: 'domain register', target: long },
+      rows,
+      total: 10_000_000,
+      offset: 9_999_990,
+      exportNote: 'n'.repeat(200),
+      ...ids,
+    });
+    const [embed] = body.embeds ?? [];
+    const description = embed?.description ?? '';
+    expect(description.length).toBeLessThanOrEqual(4096);
+    // Nothing was cut off the end: every line and the note are there.
+    expect(description.split('\n').filter((l) => l.startsWith('<t:'))).toHaveLength(10);
+    expect(description.endsWith('n'.repeat(200))).toBe(true);
+    expect((embed?.title?.length ?? 0) + description.length + (embed?.footer?.text.length ?? 0)).toBeLessThan(
+      6000,
+    );
+  });
+
+  it('leaves no mention intact outside code spans', () => {
+    const text = '@everyone <@1> <@&2> **x**';
+    const rows = [entry(1, { userName: text, target: text, detail: text, outcome: text })];
+    const body = renderAuditPage({
+      filter: { ...filter, target: text },
+      rows,
+      total: 1,
+      offset: 0,
+      ...ids,
+    });
+    const shown = outsideCode(body.embeds?.[0]?.description ?? '');
+    expect(shown).not.toMatch(/@everyone|<@1>|<@&2>/);
+    expect(shown).toContain('@\u200beveryone');
+  });
+
+  it('shows time, outcome, command, escaped target, user, correlation id and detail on one line', () => {
+    const line = renderAuditLine(
+      entry(1, {
+        outcome: 'refused',
+        command: 'server',
+        subcommand: 'rdns',
+        target: 'server 42 *bold*',
+        userName: 'bob_the_op',
+        detail: 'tier',
+        correlationId: 'ffee001122',
+      }),
+    );
+    expect(line).toBe(
+      `<t:${NOW_SEC - 1}:f> ⛔ **refused** · \`/server rdns\` · server 42 \\*bold\\* · <@100000000000000001> (bob\\_the\\_op) · \`ffee001122\` · tier`,
+    );
+  });
+});
+
+describe('exportMatches', () => {
+  function fakeStore(rows: AuditEntry[], onQuery?: (page: Page) => void): Store {
+    return {
+      audit: {
+        query: async (_filter: AuditFilter, page: Page) => {
+          onQuery?.(page);
+          return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
+        },
+      },
+    } as unknown as Store;
+  }
+
+  it('reads every match in chunks', async () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => entry(i + 1));
+    const pages: Page[] = [];
+    const result = await exportMatches(
+      fakeStore(rows, (p) => pages.push(p)),
+      {},
+    );
+    expect(result.rows.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect(result.total).toBe(2_500);
+    expect(pages).toEqual([
+      { limit: 1000, offset: 0 },
+      { limit: 1000, offset: 1000 },
+      { limit: 1000, offset: 2000 },
+    ]);
+  });
+
+  it('stops at the cap and reports the full total', async () => {
+    const rows = Array.from({ length: 10_250 }, (_, i) => entry(i + 1));
+    const pages: Page[] = [];
+    const result = await exportMatches(
+      fakeStore(rows, (p) => pages.push(p)),
+      {},
+    );
+    expect(result.rows).toHaveLength(10_000);
+    expect(result.total).toBe(10_250);
+    expect(pages).toHaveLength(10);
+  });
+
+  it('keeps each entry once when new entries shift the chunks', async () => {
+    const rows = Array.from({ length: 15 }, (_, i) => entry(i + 100));
+    let calls = 0;
+    const store = {
+      audit: {
+        query: async (_filter: AuditFilter, page: Page) => {
+          // A new entry lands (newest first) after the first chunk was read.
+          if (calls++ === 1) rows.unshift(entry(1));
+          return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
+        },
+      },
+    } as unknown as Store;
+    const result = await exportMatches(store, {}, 100, 10);
+    const ids = result.rows.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(15);
+  });
+});

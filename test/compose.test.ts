@@ -1,0 +1,142 @@
+// compose.yaml, the high-availability setup, checked without Docker. There is no YAML library among our
+// dependencies, so compose.yaml keeps to a small subset of YAML (block mappings, sequences of scalars,
+// plain and quoted scalars, comments), which the reader below understands and otherwise refuses.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+type Yaml = string | number | null | Yaml[] | { [key: string]: Yaml };
+
+interface Line {
+  number: number;
+  indent: number;
+  text: string;
+}
+
+function parseYamlSubset(source: string): Yaml {
+  const lines: Line[] = [];
+  source.split('\n').forEach((raw, index) => {
+    const text = raw.replace(/\s+$/, '');
+    if (text.trim() === '' || text.trim().startsWith('#')) return;
+    if (/\t/.test(raw.slice(0, raw.length - raw.trimStart().length)))
+      throw new Error(`line ${index + 1}: tab indentation`);
+    lines.push({ number: index + 1, indent: text.length - text.trimStart().length, text: text.trim() });
+  });
+  let position = 0;
+
+  function scalar(text: string, line: Line): Yaml {
+    if (text.startsWith('"')) {
+      if (!/^"(?:[^"\\]|\\.)*"$/.test(text)) throw new Error(`line ${line.number}: unsupported quoting`);
+      return JSON.parse(text) as string;
+    }
+    if (text.startsWith("'")) {
+      if (!/^'(?:[^']|'')*'$/.test(text)) throw new Error(`line ${line.number}: unsupported quoting`);
+      return text.slice(1, -1).replaceAll("''", "'");
+    }
+    if (/^[[{&*!|>%@`]/.test(text) || / #/.test(text) || /: /.test(text))
+      throw new Error(`line ${line.number}: outside the YAML subset compose.yaml keeps to: ${text}`);
+    if (/^-?\d+$/.test(text)) return Number(text);
+    if (text === '' || text === '~' || text === 'null') return null;
+    return text;
+  }
+
+  function block(indent: number): Yaml {
+    const first = lines[position];
+    if (first === undefined || first.indent < indent) return null;
+    if (first.text === '-' || first.text.startsWith('- ')) {
+      const items: Yaml[] = [];
+      for (let line = lines[position]; line && line.indent === first.indent; line = lines[position]) {
+        if (!line.text.startsWith('- ')) throw new Error(`line ${line.number}: expected a list item`);
+        items.push(scalar(line.text.slice(2).trim(), line));
+        position++;
+      }
+      return items;
+    }
+    const map: { [key: string]: Yaml } = {};
+    for (let line = lines[position]; line && line.indent >= first.indent; line = lines[position]) {
+      if (line.indent !== first.indent) throw new Error(`line ${line.number}: unexpected indentation`);
+      const match = /^([A-Za-z0-9_.-]+):(?: (.*))?$/.exec(line.text);
+      if (!match?.[1]) throw new Error(`line ${line.number}: expected "key: value"`);
+      if (match[1] in map) throw new Error(`line ${line.number}: duplicate key ${match[1]}`);
+      position++;
+      const next = lines[position];
+      map[match[1]] =
+        match[2] !== undefined
+          ? scalar(match[2].trim(), line)
+          : next && next.indent > line.indent
+            ? block(next.indent)
+            : null;
+    }
+    return map;
+  }
+
+  const document = block(0);
+  const rest = lines[position];
+  if (rest) throw new Error(`line ${rest.number}: unexpected indentation`);
+  return document;
+}
+
+const compose = parseYamlSubset(readFileSync(join(import.meta.dirname, '..', 'compose.yaml'), 'utf8')) as {
+  services: Record<string, Record<string, Yaml>>;
+  volumes: Record<string, Yaml>;
+};
+const services = compose.services;
+/** Compose substitutes it from .env or the environment. */
+const PASSWORD = `\${POSTGRES_PASSWORD}`;
+const hostops = Object.entries(services).filter(([, service]) => service.build === '.');
+const postgres = services.postgres as {
+  image: string;
+  environment: Record<string, string>;
+  volumes: string[];
+  healthcheck: { test: string[] };
+};
+
+describe('compose.yaml', () => {
+  it('the reader refuses what it does not understand', () => {
+    expect(() => parseYamlSubset('a: [1, 2]')).toThrow(/outside the YAML subset/);
+    expect(() => parseYamlSubset('a:\n  - b: c')).toThrow(/outside the YAML subset/);
+    expect(parseYamlSubset('a:\n  b: "x: y"\n  c:\n    - 1\n    - two\n')).toEqual({
+      a: { b: 'x: y', c: [1, 'two'] },
+    });
+  });
+
+  it('runs PostgreSQL 17 on a named volume, with a pg_isready health check and the password from the environment', () => {
+    expect(postgres.image).toBe('postgres:17');
+    expect(postgres.environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD(:\?[^}]*)?\}$/);
+    const [volume, path] = (postgres.volumes[0] ?? '').split(':');
+    expect(path).toBe('/var/lib/postgresql/data');
+    expect(Object.keys(compose.volumes)).toContain(volume);
+    expect(postgres.healthcheck.test.join(' ')).toMatch(/pg_isready -U hostops -d hostops/);
+  });
+
+  it('runs two HostOps replicas built from the Dockerfile, on that PostgreSQL, after it is healthy', () => {
+    expect(hostops.map(([name]) => name)).toHaveLength(2);
+    expect(Object.keys(services).sort()).toEqual(['postgres', ...hostops.map(([name]) => name)].sort());
+    for (const [, service] of hostops) {
+      expect(service).toMatchObject({
+        env_file: '.env',
+        restart: 'unless-stopped',
+        depends_on: { postgres: { condition: 'service_healthy' } },
+        environment: {
+          DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`,
+          HTTP_PORT: '8080',
+        },
+      });
+      const url = new URL(
+        (service.environment as Record<string, string>).DATABASE_URL?.replace(PASSWORD, 'pw') ?? '',
+      );
+      expect([url.hostname, url.username, url.pathname]).toEqual([
+        'postgres',
+        postgres.environment.POSTGRES_USER,
+        `/${postgres.environment.POSTGRES_DB}`,
+      ]);
+      // Nothing shared but the database: no volume (SQLite is not used).
+      expect(service.volumes).toBeUndefined();
+    }
+  });
+
+  it('publishes each replica’s /healthz on its own host port', () => {
+    const ports = hostops.map(([, service]) => service.ports as string[]);
+    expect(ports).toEqual([['8080:8080'], ['8081:8080']]);
+  });
+});
