@@ -35,6 +35,10 @@ export const AUDITED_COMMANDS = [
   'panel bind',
   'help',
   'audit',
+  'watch add',
+  'watch remove',
+  'watch list',
+  'watch check',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];
 

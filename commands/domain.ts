@@ -20,6 +20,7 @@ import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
+import { suggestDomains } from '../src/discord/suggestions.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
 import type { DnsRecord } from '../src/hosting/dnsRecords.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
@@ -53,13 +54,15 @@ const CONTACTS = [
   { option: 'zone', apiName: 'zoneC', defaultKey: 'zone', variable: 'DEFAULT_ZONE_C', label: 'Zone contact' },
 ] as const;
 
-const domainOption = (description: string) =>
+const domainOption = (description: string, autocomplete = false) =>
   ({
     type: ApplicationCommandOptionType.String,
     name: 'domain',
     description,
     required: true,
     max_length: 253,
+    // Suggestions: watched and recently used domains (src/discord/suggestions.ts).
+    ...(autocomplete ? { autocomplete: true } : {}),
   }) as const;
 
 export const definition = {
@@ -71,7 +74,7 @@ export const definition = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'info',
       description: 'Show the status and expiry of a domain',
-      options: [domainOption('Domain name (IDN allowed: bücher.de)')],
+      options: [domainOption('Domain name (IDN allowed: bücher.de)', true)],
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
@@ -130,7 +133,7 @@ export const definition = {
       name: 'dns',
       description: 'Submit DNS records for a domain (without records, an editor opens)',
       options: [
-        domainOption('Domain name'),
+        domainOption('Domain name', true),
         {
           type: ApplicationCommandOptionType.String,
           name: 'records',
@@ -333,6 +336,7 @@ function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsS
 const dns = change<DnsSubmission>({
   tier: 'operator',
   operation: 'submitDnsRecords',
+  autocomplete: suggestDomains,
   parse: (context) => {
     const domain = stringOption(context.interaction.options, 'domain', parseDomain);
     const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
@@ -382,6 +386,7 @@ export const domain: CommandModule = {
   subcommands: {
     info: read({
       tier: 'viewer',
+      autocomplete: suggestDomains,
       parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
       target: (name) => name.ascii,
       run: async (context, name) => {

@@ -8,6 +8,7 @@ import { integerOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
+import { suggestServerIds } from '../src/discord/suggestions.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
 
@@ -17,6 +18,8 @@ const serverIdOption = {
   description: 'Server id',
   required: true,
   min_value: 1,
+  // Suggestions: recently used server ids (src/discord/suggestions.ts).
+  autocomplete: true,
 } as const;
 
 export const definition = {
@@ -65,6 +68,7 @@ export const server: CommandModule = {
   subcommands: {
     logs: read({
       tier: 'viewer',
+      autocomplete: suggestServerIds,
       parse: ({ interaction }) => integerOption(interaction.options, 'id', 1),
       target: (serverId) => `server ${serverId}`,
       run: async ({ hosting, correlationId }, serverId) => {
@@ -75,6 +79,7 @@ export const server: CommandModule = {
     rdns: change({
       tier: 'operator',
       operation: 'setReverseDns',
+      autocomplete: suggestServerIds,
       // A PUT: sending it again after an unknown outcome is safe.
       repeatable: true,
       parse: ({ interaction }) => ({

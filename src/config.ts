@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { isSandboxUrl } from './sandbox/sandboxMode.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
 const blankAsUnset = (value: unknown) =>
@@ -16,6 +18,14 @@ const integer = (min: number, max: number) =>
     .pipe(z.number().int().min(min).max(max));
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+// A real API's base URL, or the literal `sandbox` for the built-in sandbox (src/sandbox).
+const hostingApiUrl = z
+  .string()
+  .refine(
+    (value) => isSandboxUrl(value) || httpUrl.safeParse(value).success,
+    'must be an http:// or https:// URL, or sandbox for the built-in sandbox',
+  );
 
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17–20 digits)');
 
@@ -55,6 +65,27 @@ const approvalList = z
       }),
     ),
   );
+
+// Parsed by the scheduler itself, so what is accepted here is exactly what runs (seconds field allowed).
+const cronExpression = z.string().refine((expression) => {
+  try {
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be a cron expression such as "0 8 * * *" (minute hour day month weekday, optional seconds first)');
+
+const leadDays = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(
+    z
+      .array(z.string().regex(/^\d+$/, 'must be a comma-separated list of whole days such as 30,14,7,3,1'))
+      .min(1, 'must list at least one number of days'),
+  )
+  .transform((days) => [...new Set(days.map(Number))].sort((a, b) => b - a))
+  .pipe(z.array(z.number().int().min(0).max(3650, 'days must be at most 3650')));
 
 // The engine is chosen by the scheme; src/store opens it (and names DATABASE_URL if it cannot).
 const databaseUrl = z
@@ -104,8 +135,9 @@ const environmentSchema = z.object({
   HTTP_HOST: optional(z.string()).default('0.0.0.0'),
   // Below Docker's 10-second kill, leaving room to close connections and flush logs.
   SHUTDOWN_GRACE_MS: optional(integer(0, 60_000)).default(8000),
-  HOSTING_API_URL: required(httpUrl),
-  HOSTING_API_TOKEN: required(z.string()),
+  HOSTING_API_URL: required(hostingApiUrl),
+  // Required unless HOSTING_API_URL is `sandbox`: see the refinement below the object.
+  HOSTING_API_TOKEN: optional(z.string()),
   HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
   HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
   HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
@@ -118,12 +150,28 @@ const environmentSchema = z.object({
   APPROVAL_CHANNEL_ID: optional(snowflake),
   // Up to 7 days: approval requests are bot messages, which (unlike interaction tokens) stay editable.
   APPROVAL_TIMEOUT_S: optional(integer(60, 7 * 24 * 3600)).default(3600),
+  WATCH_CHANNEL_ID: optional(snowflake),
+  WATCH_SCHEDULE: optional(cronExpression).default('0 8 * * *'),
+  WATCH_LEAD_DAYS: optional(leadDays).default([30, 14, 7, 3, 1]),
+  WATCH_MENTION_ROLE_IDS: optional(snowflakeList).default([]),
+  WATCH_CONCURRENCY: optional(integer(1, 64)).default(4),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
-export const configSchema = environmentSchema.transform((env) => ({
+// Only the sandbox runs without API credentials; for a real API the missing token is still named.
+const credentialedEnvironment = environmentSchema.refine(
+  (env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined,
+  {
+    path: ['HOSTING_API_TOKEN'],
+    message: 'is required',
+    // Checked even when other variables are invalid, so every missing one is named in one go.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  },
+);
+
+export const configSchema = credentialedEnvironment.transform((env) => ({
   discord: discordOf(env),
   access: {
     viewerRoleIds: env.VIEWER_ROLE_IDS,
@@ -141,8 +189,12 @@ export const configSchema = environmentSchema.transform((env) => ({
   http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   hosting: {
+    /** `sandbox`, or a real API's base URL. */
     baseUrl: env.HOSTING_API_URL,
-    token: env.HOSTING_API_TOKEN,
+    /** Empty for the sandbox, which makes up its own token when it starts. */
+    token: env.HOSTING_API_TOKEN ?? '',
+    /** True when HOSTING_API_URL is `sandbox`: answers are made up and nothing really changes. */
+    sandbox: isSandboxUrl(env.HOSTING_API_URL),
     timeoutMs: env.HOSTING_API_TIMEOUT_MS,
     timeZone: env.HOSTING_API_TIMEZONE,
     maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
@@ -155,6 +207,15 @@ export const configSchema = environmentSchema.transform((env) => ({
     required: env.APPROVAL_REQUIRED.map((pair) => `/${pair}`),
     channelId: env.APPROVAL_CHANNEL_ID,
     timeoutMs: env.APPROVAL_TIMEOUT_S * 1000,
+  },
+  watch: {
+    /** Unset: the watch is off. */
+    channelId: env.WATCH_CHANNEL_ID,
+    schedule: env.WATCH_SCHEDULE,
+    leadDays: env.WATCH_LEAD_DAYS,
+    mentionRoleIds: env.WATCH_MENTION_ROLE_IDS,
+    // Never more lookups at once than the pool has connections.
+    concurrency: Math.min(env.WATCH_CONCURRENCY, env.HOSTING_API_MAX_CONNECTIONS),
   },
   logLevel: env.LOG_LEVEL,
 }));

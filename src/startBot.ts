@@ -16,7 +16,10 @@ import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
+import { openHostingEndpoint } from './sandbox/hostingEndpoint.js';
 import { openStore, Presence, redactDatabaseUrl, type Store } from './store/index.js';
+import { DomainWatch } from './watch/DomainWatch.js';
+import { WatchScheduler } from './watch/WatchScheduler.js';
 
 /**
  * Close codes after which Discord will not take this session or a new one as configured: reconnecting
@@ -47,6 +50,8 @@ export interface Bot {
   client: Client;
   router: InteractionRouter;
   store: Store;
+  /** Absent when WATCH_CHANNEL_ID is unset (the watch is off). */
+  watch: DomainWatch | undefined;
   hosting: HostingClient;
   health: HealthState;
   metrics: Metrics;
@@ -83,8 +88,16 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     health.store = ok ? 'ok' : 'unreachable';
   };
   const metrics = new Metrics();
+  // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
+  const endpoint = await openHostingEndpoint(config.hosting, deps.now ? { now: deps.now } : {});
+  if (endpoint.sandbox) {
+    deps.secrets.add(endpoint.token);
+    logger.warn('hosting API: SANDBOX (no real changes)');
+  }
   const hosting = new HostingClient({
     ...config.hosting,
+    baseUrl: endpoint.baseUrl,
+    token: endpoint.token,
     logger,
     onAttempt: (event) => {
       metrics.apiAttempt(event);
@@ -94,10 +107,25 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   const auditChannelId = config.audit.channelId;
   const messages = botMessages(client);
+  const watchChannelId = config.watch.channelId;
+  const watch = watchChannelId
+    ? new DomainWatch(
+        store,
+        hosting,
+        messages,
+        { ...config.watch, channelId: watchChannelId, timeZone: config.hosting.timeZone },
+        logger,
+        metrics,
+      )
+    : undefined;
+  const scheduler = watch
+    ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
+    : undefined;
   const router = new InteractionRouter({
     commands: deps.commands ?? allCommands,
     hosting,
     store,
+    ...(watch ? { watch } : {}),
     replicaId,
     liveReplicas: () => presence.live(),
     messages,
@@ -169,6 +197,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     client,
     router,
     store,
+    watch,
     hosting,
     health,
     metrics,
@@ -180,8 +209,10 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       const drained = await router.drain(graceMs);
       await client.destroy();
       housekeeping.stop();
+      await scheduler?.stop();
       await presence.stop();
       await hosting.close(!drained);
+      await endpoint.close();
       await store.close();
       await http?.close();
       return { drained };

@@ -24,6 +24,7 @@ describe('parseConfig', () => {
     expect(config.hosting).toEqual({
       baseUrl: 'https://api.example.com',
       token: 'tok-123456',
+      sandbox: false,
       timeoutMs: 15_000,
       timeZone: 'Europe/Berlin',
       maxConnections: 10,
@@ -52,6 +53,13 @@ describe('parseConfig', () => {
     expect(config.databaseUrl).toBe('sqlite:data/hostops.db');
     expect(config.audit).toEqual({ channelId: undefined, retentionDays: 400 });
     expect(config.approval).toEqual({ required: [], channelId: undefined, timeoutMs: 3_600_000 });
+    expect(config.watch).toEqual({
+      channelId: undefined,
+      schedule: '0 8 * * *',
+      leadDays: [30, 14, 7, 3, 1],
+      mentionRoleIds: [],
+      concurrency: 4,
+    });
   });
 
   it('reads the Discord, role and contact variables', () => {
@@ -110,6 +118,11 @@ describe('parseConfig', () => {
       APPROVAL_REQUIRED: 'domain register, musicbot  create',
       APPROVAL_CHANNEL_ID: '100000000000000008',
       APPROVAL_TIMEOUT_S: '600',
+      WATCH_CHANNEL_ID: '100000000000000009',
+      WATCH_SCHEDULE: '*/30 6-18 * * 1-5',
+      WATCH_LEAD_DAYS: '7, 60,14 7',
+      WATCH_MENTION_ROLE_IDS: '100000000000000010,100000000000000011',
+      WATCH_CONCURRENCY: '3',
     };
     // A variable added to the schema must be added here too.
     expect(Object.keys(env).sort()).toEqual([...ENVIRONMENT_VARIABLES].sort());
@@ -134,6 +147,7 @@ describe('parseConfig', () => {
       hosting: {
         baseUrl: 'http://127.0.0.1:9000/api',
         token: 'hosting-token-xyz',
+        sandbox: false,
         timeoutMs: 2500,
         timeZone: 'America/New_York',
         maxConnections: 4,
@@ -146,8 +160,24 @@ describe('parseConfig', () => {
         channelId: '100000000000000008',
         timeoutMs: 600_000,
       },
+      watch: {
+        channelId: '100000000000000009',
+        schedule: '*/30 6-18 * * 1-5',
+        leadDays: [60, 14, 7],
+        mentionRoleIds: ['100000000000000010', '100000000000000011'],
+        concurrency: 3,
+      },
       logLevel: 'debug',
     });
+  });
+
+  it('reads a cron schedule with seconds, and never runs more lookups than the pool has connections', () => {
+    expect(parseConfig({ ...valid, WATCH_SCHEDULE: '*/2 * * * * *' }).watch.schedule).toBe('*/2 * * * * *');
+    expect(parseConfig({ ...valid, WATCH_CONCURRENCY: '16' }).watch.concurrency).toBe(10);
+    expect(
+      parseConfig({ ...valid, WATCH_CONCURRENCY: '16', HOSTING_API_MAX_CONNECTIONS: '2' }).watch.concurrency,
+    ).toBe(2);
+    expect(parseConfig({ ...valid, WATCH_LEAD_DAYS: '0' }).watch.leadDays).toEqual([0]);
   });
 
   it('treats empty values as unset', () => {
@@ -183,6 +213,16 @@ describe('parseConfig', () => {
     ['APPROVAL_REQUIRED', 'domain register,domain delete', 'changing commands: server rdns'],
     ['APPROVAL_REQUIRED', 'domain info', 'changing commands'],
     ['APPROVAL_TIMEOUT_S', '700000', '<=604800'],
+    ['WATCH_CHANNEL_ID', '#watch', 'Discord id'],
+    ['WATCH_SCHEDULE', 'every morning', 'cron expression'],
+    ['WATCH_SCHEDULE', '0 25 * * *', 'cron expression'],
+    ['WATCH_LEAD_DAYS', '30,two weeks', 'whole days'],
+    ['WATCH_LEAD_DAYS', '-1', 'whole days'],
+    ['WATCH_LEAD_DAYS', '30,5000', 'at most 3650'],
+    ['WATCH_LEAD_DAYS', ',', 'at least one'],
+    ['WATCH_MENTION_ROLE_IDS', '@oncall', 'Discord ids'],
+    ['WATCH_CONCURRENCY', '0', '>=1'],
+    ['WATCH_CONCURRENCY', '65', '<=64'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);
@@ -194,6 +234,26 @@ describe('parseConfig', () => {
     const secretish = 'ftp://user:hunter2@example.com';
     const lines = problems({ ...valid, HOSTING_API_URL: secretish });
     expect(lines.join('\n')).not.toContain('hunter2');
+  });
+
+  it('accepts HOSTING_API_URL=sandbox without a token', () => {
+    const { HOSTING_API_TOKEN: _, ...withoutToken } = valid;
+    const config = parseConfig({ ...withoutToken, HOSTING_API_URL: 'sandbox' });
+    expect(config.hosting).toMatchObject({ baseUrl: 'sandbox', token: '', sandbox: true });
+    expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox', HOSTING_API_TOKEN: '' }).hosting.sandbox).toBe(
+      true,
+    );
+  });
+
+  it('still names HOSTING_API_TOKEN when a real URL has none', () => {
+    const { HOSTING_API_TOKEN: _, ...withoutToken } = valid;
+    expect(problems(withoutToken)).toEqual(['HOSTING_API_TOKEN: is required']);
+    expect(problems({ ...withoutToken, HOSTING_API_URL: 'http://127.0.0.1:9000' })).toEqual([
+      'HOSTING_API_TOKEN: is required',
+    ]);
+    expect(problems({ ...valid, HOSTING_API_URL: 'Sandbox' })).toEqual([
+      'HOSTING_API_URL: must be an http:// or https:// URL, or sandbox for the built-in sandbox',
+    ]);
   });
 });
 

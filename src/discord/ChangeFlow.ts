@@ -23,11 +23,18 @@ import type { Logger, SecretRegistry } from '../logger.js';
 import type { ChangeRecord } from '../store/index.js';
 import { type Answers, ephemeral, type Invocation } from './Answers.js';
 import { checkGates } from './access.js';
-import type { AnyChangeSpec, ChangeOutcome, ChangePreview, SendContext } from './CommandModule.js';
+import type {
+  AnyChangeSpec,
+  ChangeOutcome,
+  ChangePreview,
+  PreviewFile,
+  SendContext,
+} from './CommandModule.js';
 import { describeError } from './describeError.js';
 import { Colour } from './render/colours.js';
 import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
+import { withSandboxNotice } from './render/sandboxNotice.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
@@ -59,6 +66,8 @@ export interface MessageBody {
   content?: string;
   embeds?: APIEmbed[];
   components?: APIActionRowComponent<APIButtonComponent>[];
+  /** Default: nobody. */
+  allowed_mentions?: { parse: []; roles?: string[] };
 }
 
 /** Who approved a change, for the public record and the audit trail. */
@@ -127,7 +136,7 @@ export class ChangeFlow {
     );
     const preview = spec.preview(parameters);
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
-    const body = {
+    const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
         {
           ...previewEmbed(preview, Colour.warning),
@@ -137,7 +146,10 @@ export class ChangeFlow {
       components: [promptButtons(record.id, false)],
       ...(preview.files ? { files: preview.files } : {}),
     };
-    await answers.acknowledge(invocation, interaction.reply(ephemeral(withAttachments(body))));
+    await answers.acknowledge(
+      invocation,
+      interaction.reply(ephemeral(withAttachments(this.#sandboxed(body)))),
+    );
     const delay = record.expiresAt.getTime() - this.#deps.now().getTime();
     const timer = setTimeout(() => this.#track(this.#expire(record.id)), Math.max(0, delay));
     timer.unref();
@@ -523,16 +535,20 @@ export class ChangeFlow {
       await answers.safely(invocation, () =>
         interaction.editReply(this.#approvalRequest(record, spec, done, false)),
       );
-      await answers.safely(invocation, () => interaction.followUp(ephemeral(outcome.private)));
+      await answers.safely(invocation, () =>
+        interaction.followUp(ephemeral(this.#sandboxed(outcome.private))),
+      );
       await answers.safely(invocation, () =>
         interaction.followUp({
-          ...outcome.public,
+          ...this.#sandboxed(outcome.public),
           content: `${outcome.public.content ?? ''} (approved by ${userMention(approver.id)})`.trim(),
         }),
       );
     } else {
-      await answers.safely(invocation, () => interaction.editReply({ ...outcome.private, components: [] }));
-      await answers.safely(invocation, () => interaction.followUp(outcome.public));
+      await answers.safely(invocation, () =>
+        interaction.editReply({ ...this.#sandboxed(outcome.private), components: [] }),
+      );
+      await answers.safely(invocation, () => interaction.followUp(this.#sandboxed(outcome.public)));
     }
     await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
   }
@@ -722,6 +738,10 @@ export class ChangeFlow {
       correlationId: record.correlationId,
       requesterId: record.requestedById,
     };
+  }
+
+  #sandboxed<T extends { content?: string }>(body: T): T {
+    return withSandboxNotice(body, this.#deps.config.hosting.sandbox);
   }
 
   #forgetPrompt(id: string): void {

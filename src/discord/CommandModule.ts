@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { ChangeOperation, HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { Store } from '../store/index.js';
+import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Tier } from './access.js';
 
 /** Spread into every definition: guild installs only, never DMs or user installs. */
@@ -45,6 +46,8 @@ export interface CommandContext {
   /** The full command list (for /help). */
   commands: readonly CommandModule[];
   store: Store;
+  /** The domain watch; absent when WATCH_CHANNEL_ID is unset. */
+  watch?: DomainWatch;
 }
 
 export interface PreviewField {
@@ -125,6 +128,7 @@ export interface ChangeSpec<P extends object> {
   };
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;
+  autocomplete?: Autocomplete;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
@@ -140,6 +144,7 @@ export type Subcommand =
       target?: (input: never) => string;
       /** Answered only to the invoker (deferred ephemerally) instead of in the channel. */
       ephemeral?: true;
+      autocomplete?: Autocomplete;
     }
   /** Changes: nothing is sent before the invoker confirms. */
   | ({ kind: 'change' } & AnyChangeSpec)
@@ -173,6 +178,11 @@ export interface CommandModule {
 /** A read's answer; `files` become attachments. */
 export type ReadAnswer = ReplyBody & { files?: PreviewFile[] };
 
+/** Suggestions for the option being typed: at most 25 are shown. */
+export type Autocomplete = (
+  context: CommandContext & { focused: { name: string; value: string } },
+) => Promise<{ name: string; value: string | number }[]>;
+
 /** Lets a read declare its parsed input type while the router stays generic. */
 export function read<T>(spec: {
   tier: Tier;
@@ -180,6 +190,7 @@ export function read<T>(spec: {
   run: (context: CommandContext, input: T) => Promise<ReadAnswer | ReadAnswer[]>;
   target?: (input: T) => string;
   ephemeral?: true;
+  autocomplete?: Autocomplete;
 }): Subcommand {
   return { kind: 'read', ...spec } as Subcommand;
 }

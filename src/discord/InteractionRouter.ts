@@ -1,4 +1,5 @@
 import {
+  type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   ComponentType,
@@ -14,6 +15,8 @@ import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
 import type { Store } from '../store/index.js';
+import { cutText } from '../text/cutText.js';
+import type { DomainWatch } from '../watch/DomainWatch.js';
 import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
 import { checkGates, type Tier } from './access.js';
 import { type BotMessages, ChangeFlow, RESTARTING } from './ChangeFlow.js';
@@ -28,6 +31,7 @@ import {
   type Subcommand,
 } from './CommandModule.js';
 import { PendingStore } from './PendingStore.js';
+import { withSandboxNotice } from './render/sandboxNotice.js';
 import { RefusalError, UserError } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
@@ -53,6 +57,8 @@ export interface RouterDeps {
   liveReplicas?: () => Promise<readonly string[]>;
   /** Posts and edits bot messages (approval requests). */
   messages: BotMessages;
+  /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
+  watch?: DomainWatch;
 }
 
 interface PendingModal {
@@ -64,6 +70,8 @@ interface PendingModal {
 const CUSTOM_ID = /^hostops:([a-z]+):(.*)$/s;
 // Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
 const MODAL_TTL_MS = 14 * 60_000;
+// Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
+const AUTOCOMPLETE_BUDGET_MS = 1500;
 const OTHER_GUILD = 'HostOps serves only the server it was set up for.';
 
 /**
@@ -199,6 +207,7 @@ export class InteractionRouter {
       return;
     }
     if (interaction.isChatInputCommand()) return this.#command(interaction);
+    if (interaction.isAutocomplete()) return this.#autocomplete(interaction);
     if (!interaction.isButton() && !interaction.isModalSubmit()) return;
     const match = CUSTOM_ID.exec(interaction.customId);
     if (!match) return;
@@ -238,18 +247,11 @@ export class InteractionRouter {
 
   /** A button of a command's own answer: the same gates as the command, then the message is updated. */
   async #component(interaction: ButtonInteraction, handler: ComponentHandler, args: string): Promise<void> {
-    const correlationId = newCorrelationId();
-    const invocation: Invocation = {
-      label: `button ${interaction.customId.split(':')[1] ?? ''}`,
-      correlationId,
-      userId: interaction.user.id,
-      userName: interaction.user.username,
-      guildId: interaction.guildId,
-      channelId: interaction.channelId,
-      startedAt: performance.now(),
-      changing: false,
-      logger: this.#deps.logger.child({ cid: correlationId, button: interaction.customId }),
-    };
+    const invocation = this.#invocation(
+      interaction,
+      `button ${interaction.customId.split(':')[1] ?? ''}`,
+      false,
+    );
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
@@ -265,34 +267,11 @@ export class InteractionRouter {
   }
 
   async #command(interaction: ChatInputCommandInteraction): Promise<void> {
-    // The whole path: `/domain admin info` is not `/domain info`.
-    const path = [
-      interaction.commandName,
-      interaction.options.getSubcommandGroup(false),
-      interaction.options.getSubcommand(false),
-    ].filter((part): part is string => Boolean(part));
-    const label = `/${path.join(' ')}`;
-    const correlationId = newCorrelationId();
-    const scope = handlerScope.getStore();
-    if (scope) Object.assign(scope, { correlationId, command: label });
+    const label = commandPath(interaction);
     const subcommand = this.#subcommands.get(label);
-    const invocation: Invocation = {
-      label,
-      correlationId,
-      userId: interaction.user.id,
-      userName: interaction.user.username,
-      guildId: interaction.guildId,
-      channelId: interaction.channelId,
-      startedAt: performance.now(),
-      changing: subcommand?.kind === 'change',
-      logger: this.#deps.logger.child({
-        cid: correlationId,
-        command: label,
-        user: interaction.user.id,
-        guild: interaction.guildId,
-        channel: interaction.channelId,
-      }),
-    };
+    const invocation = this.#invocation(interaction, label, subcommand?.kind === 'change');
+    const scope = handlerScope.getStore();
+    if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: label });
     try {
       if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
       if (!subcommand) {
@@ -326,7 +305,9 @@ export class InteractionRouter {
           const [first = { content: 'Nothing to show.' }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          await interaction.editReply(withAttachments(first));
+          await interaction.editReply(
+            withAttachments(withSandboxNotice(first, this.#deps.config.hosting.sandbox)),
+          );
           for (const body of rest) {
             const followUp = withAttachments(body);
             await interaction.followUp(subcommand.ephemeral ? ephemeral(followUp) : followUp);
@@ -349,13 +330,72 @@ export class InteractionRouter {
     }
   }
 
+  /**
+   * Suggestions, gated like the command they belong to: a member who may not run it (or who is in
+   * a channel where it is not taken) gets none. Answered within Discord's 3 seconds or not at all.
+   */
+  async #autocomplete(interaction: AutocompleteInteraction): Promise<void> {
+    const label = commandPath(interaction);
+    const subcommand = this.#subcommands.get(label);
+    const suggest = subcommand && 'autocomplete' in subcommand ? subcommand.autocomplete : undefined;
+    let choices: { name: string; value: string | number }[] = [];
+    const invocation = this.#invocation(interaction, label, false);
+    if (suggest && subcommand && !this.#draining) {
+      try {
+        const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label);
+        const focused = interaction.options.getFocused(true);
+        const context = this.#context(interaction, invocation, tier);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('suggestions took too long')), AUTOCOMPLETE_BUDGET_MS);
+        });
+        choices = await Promise.race([
+          suggest({ ...context, focused: { name: focused.name, value: String(focused.value) } }),
+          late,
+        ]).finally(() => clearTimeout(timer));
+      } catch (error) {
+        if (!(error instanceof RefusalError)) invocation.logger.warn({ err: error }, 'no suggestions');
+        choices = [];
+      }
+    }
+    await interaction.respond(
+      choices.slice(0, 25).map(({ name, value }) => ({ name: cutText(name, 100), value })),
+    );
+  }
+
+  #invocation(
+    interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
+    label: string,
+    changing: boolean,
+  ): Invocation {
+    const correlationId = newCorrelationId();
+    return {
+      label,
+      correlationId,
+      userId: interaction.user.id,
+      userName: interaction.user.username,
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
+      startedAt: performance.now(),
+      changing,
+      logger: this.#deps.logger.child({
+        cid: correlationId,
+        command: label,
+        user: interaction.user.id,
+        guild: interaction.guildId,
+        channel: interaction.channelId,
+      }),
+    };
+  }
+
   #context(
-    interaction: ChatInputCommandInteraction | ButtonInteraction,
+    interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
     invocation: Invocation,
     tier: Tier,
   ): CommandContext {
-    const { hosting, config, secrets, commands, generatePassword, store } = this.#deps;
+    const { hosting, config, secrets, commands, generatePassword, store, watch } = this.#deps;
     return {
+      ...(watch ? { watch } : {}),
       interaction: interaction as CommandContext['interaction'],
       hosting,
       config,
@@ -418,6 +458,16 @@ export class InteractionRouter {
       await this.#answers.fail(interaction, invocation, error);
     }
   }
+}
+
+/** The whole path as typed: `/domain admin info` is not `/domain info`. */
+function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string {
+  const parts = [
+    interaction.commandName,
+    interaction.options.getSubcommandGroup(false),
+    interaction.options.getSubcommand(false),
+  ].filter((part): part is string => Boolean(part));
+  return `/${parts.join(' ')}`;
 }
 
 /** `/domain info`, or `/help` for a command without subcommands (key ''). */

@@ -1,10 +1,11 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommandOutcome } from '../discord/describeError.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
+import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
-export class Metrics implements RouterObserver {
+export class Metrics implements RouterObserver, WatchObserver {
   readonly registry = new Registry();
   readonly #commands = new Counter({
     name: 'hostops_commands_total',
@@ -51,6 +52,34 @@ export class Metrics implements RouterObserver {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly #watchDomains = new Gauge({
+    name: 'hostops_watch_domains',
+    help: 'Domains on the watch list',
+    registers: [this.registry],
+  });
+  readonly #watchExpiryDays = new Gauge({
+    name: 'hostops_watch_domain_expiry_days',
+    help: 'Days until a watched domain expires (negative: expired), as of its last check',
+    labelNames: ['domain'] as const,
+    registers: [this.registry],
+  });
+  readonly #watchRuns = new Counter({
+    name: 'hostops_watch_runs_total',
+    help: 'Watch runs by outcome (ok, partial, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #watchLastRun = new Gauge({
+    name: 'hostops_watch_last_run_timestamp_seconds',
+    help: 'When the last watch run finished (Unix time)',
+    registers: [this.registry],
+  });
+  readonly #watchAlerts = new Counter({
+    name: 'hostops_watch_alerts_total',
+    help: 'Watch alerts sent, by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
   readonly #gatewayReconnects = new Counter({
     name: 'hostops_gateway_reconnects_total',
     help: 'Times the Discord gateway connection was lost and re-established or resumed',
@@ -78,6 +107,25 @@ export class Metrics implements RouterObserver {
     this.#apiCalls.inc({ operation: event.operation, status: String(event.outcome) });
     this.#apiSeconds.observe({ operation: event.operation }, event.durationMs / 1000);
     if (event.willRetry) this.#apiRetries.inc({ operation: event.operation });
+  }
+
+  watchRun(summary: RunSummary): void {
+    this.#watchRuns.inc({ outcome: summary.outcome });
+    this.#watchLastRun.set(Date.now() / 1000);
+    for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
+  }
+
+  watchDomain(domain: string, daysLeft: number | null): void {
+    if (daysLeft === null) this.#watchExpiryDays.remove({ domain });
+    else this.#watchExpiryDays.set({ domain }, daysLeft);
+  }
+
+  watchForget(domain: string): void {
+    this.#watchExpiryDays.remove({ domain });
+  }
+
+  watchCount(count: number): void {
+    this.#watchDomains.set(count);
   }
 
   gatewayReconnected(): void {

@@ -64,6 +64,32 @@ export interface TransitionOptions {
   notExpiredAt?: Date;
 }
 
+export type WatchStatus = 'new' | 'ok' | 'not_found' | 'failed';
+
+/** A watched domain as the last run saw it. */
+export interface WatchedDomain {
+  /** ASCII (punycode), the key. */
+  domain: string;
+  unicode: string;
+  addedById: string;
+  addedAt: Date;
+  checkedAt: Date | null;
+  status: WatchStatus;
+  /** Failed runs in a row. */
+  failures: number;
+  /** `YYYY-MM-DD`, or null while unknown. */
+  expiryDate: string | null;
+  active: boolean | null;
+  expired: boolean | null;
+  transferredAway: boolean | null;
+}
+
+/** The fields a run may change. */
+export type WatchFindings = Pick<
+  WatchedDomain,
+  'status' | 'failures' | 'expiryDate' | 'active' | 'expired' | 'transferredAway'
+>;
+
 export interface ReplicaRecord {
   replicaId: string;
   host: string;
@@ -141,6 +167,28 @@ export interface Store {
       now: Date,
     ): Promise<ChangeRecord[]>;
   };
+  readonly watch: {
+    /** Inserts the domains not watched yet; returns which were added and which already were. */
+    add(
+      domains: readonly { domain: string; unicode: string }[],
+      addedById: string,
+      now: Date,
+    ): Promise<{ added: string[]; already: string[] }>;
+    remove(domains: readonly string[]): Promise<{ removed: string[]; notWatched: string[] }>;
+    /** Soonest expiry first (unknown last), then by name. */
+    list(page: Page): Promise<{ rows: WatchedDomain[]; total: number }>;
+    all(): Promise<WatchedDomain[]>;
+    count(): Promise<number>;
+    /** Watched domains containing `part` (ASCII or Unicode form), by name. */
+    search(part: string, limit: number): Promise<string[]>;
+    /**
+     * Stores what a run found, if the row still holds what the run read before (`seen`): one
+     * conditional update, so of two overlapping runs only one reports a change. True iff it applied.
+     */
+    record(seen: WatchedDomain, findings: WatchFindings, now: Date): Promise<boolean>;
+    /** INSERT … ON CONFLICT DO NOTHING on (domain, key): true iff this alert had not been sent. */
+    claimAlert(domain: string, key: string, now: Date): Promise<boolean>;
+  };
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh). */
     heartbeat(
@@ -158,6 +206,15 @@ export interface Store {
     query(filter: AuditFilter, page: Page): Promise<{ rows: AuditEntry[]; total: number }>;
     /** Deletes entries strictly older than `cutoff`; returns how many. */
     purgeOlderThan(cutoff: Date): Promise<number>;
+    /**
+     * Distinct targets of the newest entries of these commands that contain `part` (case-insensitive),
+     * most recent first: what was used lately, for suggestions.
+     */
+    recentTargets(
+      commands: readonly { command: string; subcommand: string }[],
+      part: string,
+      limit: number,
+    ): Promise<string[]>;
   };
   readonly claims: {
     /** True iff this call made the claim, so exactly one replica handles an interaction. */

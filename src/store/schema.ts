@@ -1,4 +1,4 @@
-// Kysely's view of the tables (migrations 0001 and 0002). Columns are snake_case as stored; times are epoch
+// Kysely's view of the tables (migrations 0001–0003). Columns are snake_case as stored; times are epoch
 // milliseconds and JSON is text, on both engines.
 import type { Generated } from 'kysely';
 import type { ChangeState } from './Store.js';
@@ -63,7 +63,29 @@ export interface ReplicasTable {
   heartbeat_at: number;
 }
 
+export interface WatchedDomainsTable {
+  domain: string;
+  unicode: string;
+  added_by_id: string;
+  added_at: number;
+  checked_at: number | null;
+  status: Generated<string>;
+  failures: Generated<number>;
+  expiry_date: string | null;
+  active: number | null;
+  expired: number | null;
+  transferred_away: number | null;
+}
+
+export interface WatchAlertsTable {
+  domain: string;
+  alert_key: string;
+  sent_at: number;
+}
+
 export interface Database {
+  watched_domains: WatchedDomainsTable;
+  watch_alerts: WatchAlertsTable;
   replicas: ReplicasTable;
   changes: ChangesTable;
   audit: AuditTable;

@@ -19,6 +19,7 @@ const STRING = 3;
 const INTEGER = 4;
 const BOOLEAN = 5;
 const USER = 6;
+const ATTACHMENT = 11;
 const GUILD_CONTEXT = 0;
 const GUILD_INSTALL = 0;
 
@@ -61,6 +62,12 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
       outcome: [STRING, false],
       export: [BOOLEAN, false],
     },
+  },
+  watch: {
+    add: { domains: [STRING, false], file: [ATTACHMENT, false] },
+    remove: { domains: [STRING, true] },
+    list: {},
+    check: {},
   },
 };
 

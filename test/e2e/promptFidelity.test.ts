@@ -25,7 +25,8 @@ import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
 let t: TestBot;
 beforeAll(async () => {
-  t = await startTestBot();
+  // The watch on (nothing is watched, so it never calls the API): /watch validates its options.
+  t = await startTestBot({ WATCH_CHANNEL_ID: '300000000000000077' });
 });
 afterAll(async () => {
   await t?.stop();
@@ -52,6 +53,8 @@ const SAMPLES: Record<string, Record<string, string | number | boolean>> = {
   'domain dns': { domain: 'example.com', records: 'www 3600 A 203.0.113.7\n@ TXT "hello world"' },
   'musicbot create': { username: 'alice', email: 'alice@example.com', storage: '10 GiB', bots: 2 },
   'panel bind': { license: 'ABCD-1234-EFGH', ip: '203.0.113.7' },
+  'watch add': { domains: 'example.com example.org' },
+  'watch remove': { domains: 'example.com example.org' },
 };
 
 interface StringOption {

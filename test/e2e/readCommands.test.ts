@@ -346,6 +346,10 @@ describe('/help', () => {
     ['/panel bind', 'operator'],
     ['/help', 'everyone'],
     ['/audit', 'operator'],
+    ['/watch add', 'operator'],
+    ['/watch remove', 'operator'],
+    ['/watch list', 'viewer'],
+    ['/watch check', 'operator'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 

@@ -97,7 +97,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       await again.close();
     }
     expect(logs.entries().map((entry) => [entry.msg, entry.engine, entry.migrations])).toEqual([
-      ['store opened', engine, ['0001_initial', '0002_replicas_and_approval']],
+      ['store opened', engine, ['0001_initial', '0002_replicas_and_approval', '0003_watch']],
       ['store opened', engine, []],
       ['store opened', engine, []],
     ]);

@@ -14,6 +14,7 @@ import {
   type APIMessage,
   type APIMessageInteractionMetadata,
   type APIUser,
+  ApplicationCommandOptionType,
   ApplicationCommandType,
   ButtonStyle,
   ComponentType,
@@ -111,6 +112,16 @@ export interface InteractionOptions {
   commandId?: string;
   /** Invoked through a user install of the app rather than the guild's install. */
   userInstall?: boolean;
+  /** ATTACHMENT (11) options: files the member attached, resolved as Discord resolves them. */
+  attachments?: Record<string, FakeAttachment>;
+}
+
+/** An uploaded file as Discord describes it; the bot downloads it from `url` (serve it yourself). */
+export interface FakeAttachment {
+  url: string;
+  filename: string;
+  size: number;
+  contentType?: string;
 }
 
 export interface DispatchedInteraction {
@@ -480,6 +491,7 @@ export class FakeDiscord {
         options: makeCommandOptions(opts.options, opts.subcommand, opts.subcommandGroup),
       },
     );
+    if (opts.attachments !== undefined) addAttachmentOptions(payload, opts.attachments);
     return this.#dispatchInteractionPayload(payload, {
       type: InteractionType.ApplicationCommand,
       commandName: opts.commandName,
@@ -1613,6 +1625,40 @@ export class FakeDiscord {
     }
     return this.#editMessage(message, r);
   }
+}
+
+/**
+ * Adds ATTACHMENT options to a slash command: the option's value is the attachment's id, and the file
+ * itself is in `data.resolved.attachments`, keyed by that id (where discord.js looks it up).
+ */
+function addAttachmentOptions(
+  payload: ReturnType<typeof makeChatInputInteraction>,
+  attachments: Record<string, FakeAttachment>,
+): void {
+  const data = payload.data as { options?: unknown[]; resolved?: Record<string, unknown> };
+  // The options of the leaf: inside the subcommand (and its group) when there is one.
+  data.options ??= [];
+  let leaf: unknown[] = data.options;
+  for (;;) {
+    const first = asRecord(leaf[0]);
+    if (first === undefined || (first.type !== 1 && first.type !== 2)) break;
+    first.options ??= [];
+    leaf = first.options as unknown[];
+  }
+  const resolved: Record<string, unknown> = {};
+  for (const [name, file] of Object.entries(attachments)) {
+    const id = snowflake();
+    leaf.push({ name, type: ApplicationCommandOptionType.Attachment, value: id });
+    resolved[id] = {
+      id,
+      filename: file.filename,
+      size: file.size,
+      url: file.url,
+      proxy_url: file.url,
+      ...(file.contentType === undefined ? {} : { content_type: file.contentType }),
+    };
+  }
+  data.resolved = { ...data.resolved, attachments: resolved };
 }
 
 function matchSegments(pattern: string[], segments: string[]): Record<string, string> | undefined {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { Engine } from '../schema.js';
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_replicas_and_approval.js';
+import * as m0003 from './0003_watch.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -11,5 +12,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
   return {
     '0001_initial': { up: (db) => m0001.up(db, engine) },
     '0002_replicas_and_approval': { up: (db) => m0002.up(db) },
+    '0003_watch': { up: (db) => m0003.up(db) },
   };
 }

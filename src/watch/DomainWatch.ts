@@ -1,0 +1,176 @@
+import { DateTime } from 'luxon';
+import pLimit from 'p-limit';
+import type { BotMessages } from '../discord/ChangeFlow.js';
+import { HostingApiError } from '../hosting/HostingApiError.js';
+import type { HostingClient } from '../hosting/HostingClient.js';
+import type { Logger } from '../logger.js';
+import type { Store, WatchedDomain } from '../store/index.js';
+import { type Alert, decide, type Observation } from './alertRules.js';
+import { renderDigest } from './renderDigest.js';
+
+export interface WatchSettings {
+  channelId: string;
+  leadDays: readonly number[];
+  mentionRoleIds: readonly string[];
+  concurrency: number;
+  /** The API's zone: expiry dates are calendar days there. */
+  timeZone: string;
+}
+
+export interface WatchObserver {
+  watchRun(summary: RunSummary): void;
+  watchDomain(domain: string, daysLeft: number | null): void;
+  watchForget(domain: string): void;
+  watchCount(count: number): void;
+}
+
+export interface RunSummary {
+  checked: number;
+  failed: number;
+  alerts: Alert[];
+  /** Digest messages posted. */
+  messages: number;
+  durationMs: number;
+  outcome: 'ok' | 'partial' | 'failed';
+}
+
+/**
+ * The domain watch: the list of watched domains, and the run that looks each one up through the
+ * provider's own `GET /domain/info`, stores what it saw and posts one digest of what is new. Every
+ * alert is decided in the store (a conditional update of what was seen, a unique alert key), so a
+ * restart, a second replica or an overlapping manual check never repeats one.
+ */
+export class DomainWatch {
+  constructor(
+    private readonly store: Store,
+    private readonly hosting: HostingClient,
+    private readonly messages: BotMessages,
+    readonly settings: WatchSettings,
+    private readonly logger: Logger,
+    private readonly observer?: WatchObserver,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
+    const result = await this.store.watch.add(domains, addedById, this.now());
+    this.observer?.watchCount(await this.store.watch.count());
+    return result;
+  }
+
+  async remove(domains: readonly string[]) {
+    const result = await this.store.watch.remove(domains);
+    for (const domain of result.removed) this.observer?.watchForget(domain);
+    this.observer?.watchCount(await this.store.watch.count());
+    return result;
+  }
+
+  /** Days left of a stored expiry date, today in the API's zone. */
+  daysLeft(expiryDate: string | null): number | null {
+    if (expiryDate === null) return null;
+    const today = DateTime.fromJSDate(this.now(), { zone: this.settings.timeZone }).startOf('day');
+    const expiry = DateTime.fromISO(expiryDate, { zone: this.settings.timeZone }).startOf('day');
+    return Math.round(expiry.diff(today, 'days').days);
+  }
+
+  /** Looks up every watched domain and posts one digest of what is new; never throws. */
+  async run(trigger: 'schedule' | 'manual'): Promise<RunSummary> {
+    const started = performance.now();
+    const log = this.logger.child({ watchRun: trigger });
+    let domains: WatchedDomain[];
+    try {
+      domains = await this.store.watch.all();
+    } catch (error) {
+      log.error({ err: error }, 'watch run could not read the watched domains');
+      const summary = {
+        checked: 0,
+        failed: 0,
+        alerts: [],
+        messages: 0,
+        durationMs: 0,
+        outcome: 'failed' as const,
+      };
+      this.observer?.watchRun(summary);
+      return summary;
+    }
+    const limit = pLimit(this.settings.concurrency);
+    const alerts: Alert[] = [];
+    let failed = 0;
+    await Promise.all(
+      domains.map((seen) =>
+        limit(async () => {
+          const observation = await this.#observe(seen.domain);
+          if (observation.kind === 'failed') failed++;
+          try {
+            alerts.push(...(await this.#record(seen, observation)));
+          } catch (error) {
+            failed++;
+            log.error({ err: error, domain: seen.domain }, 'watch could not store what it saw');
+          }
+        }),
+      ),
+    );
+    let messages = 0;
+    for (const message of renderDigest(alerts, this.settings.mentionRoleIds)) {
+      try {
+        await this.messages.post(this.settings.channelId, message);
+        messages++;
+      } catch (error) {
+        log.error({ err: error }, 'could not post the watch digest');
+      }
+    }
+    this.observer?.watchCount(domains.length);
+    const outcome = failed === 0 ? 'ok' : failed === domains.length ? 'failed' : 'partial';
+    const summary = {
+      checked: domains.length,
+      failed,
+      alerts,
+      messages,
+      durationMs: performance.now() - started,
+      outcome,
+    } as const;
+    this.observer?.watchRun(summary);
+    log.info(
+      {
+        checked: summary.checked,
+        failed,
+        alerts: alerts.length,
+        messages,
+        ms: Math.round(summary.durationMs),
+      },
+      'watch run finished',
+    );
+    return summary;
+  }
+
+  async #observe(domain: string): Promise<Observation> {
+    try {
+      // The client retries 429 after Retry-After (and 5xx) within its time budget.
+      const info = await this.hosting.getDomainInfo(domain);
+      return {
+        kind: 'ok',
+        expiryDate: info.expiryDate?.toISODate() ?? null,
+        active: info.active,
+        expired: info.expired,
+        transferredAway: info.transferredAway,
+      };
+    } catch (error) {
+      if (error instanceof HostingApiError && error.kind === 'not_found') return { kind: 'not_found' };
+      const reason = error instanceof HostingApiError ? error.kind.replace('_', ' ') : 'internal error';
+      return { kind: 'failed', reason };
+    }
+  }
+
+  /** Stores what was seen; returns the alerts this run won the right to send. */
+  async #record(seen: WatchedDomain, observation: Observation): Promise<Alert[]> {
+    const now = this.now();
+    const today = DateTime.fromJSDate(now, { zone: this.settings.timeZone }).startOf('day');
+    const decision = decide(seen, observation, today, this.settings.leadDays);
+    const applied = await this.store.watch.record(seen, decision.findings, now);
+    const alerts = applied ? [...decision.onChange] : [];
+    if (decision.expiry && (await this.store.watch.claimAlert(seen.domain, decision.expiry.key, now))) {
+      alerts.push(decision.expiry.alert);
+    }
+    if (applied) this.observer?.watchDomain(seen.domain, this.daysLeft(decision.findings.expiryDate));
+    return alerts;
+  }
+}

@@ -1,0 +1,134 @@
+import { type APIEmbed, roleMention } from 'discord.js';
+import { Colour } from '../discord/render/colours.js';
+import { escapeUserText } from '../discord/render/escapeUserText.js';
+import type { Alert, FlagName } from './alertRules.js';
+
+/** Discord's limits, with a little room to spare. */
+const DESCRIPTION_LIMIT = 4000;
+const EMBEDS_PER_MESSAGE = 10;
+const MESSAGE_EMBED_BUDGET = 5800;
+
+export interface DigestMessage {
+  content?: string;
+  embeds: APIEmbed[];
+  allowed_mentions: { parse: []; roles: string[] };
+}
+
+const FLAG_WORDS: Record<FlagName, [string, string]> = {
+  active: ['active', 'inactive'],
+  expired: ['not expired', 'expired'],
+  transferredAway: ['with us', 'transferred away'],
+};
+
+function name(alert: Alert): string {
+  const shown = alert.unicode === alert.domain ? alert.domain : `${alert.unicode} (${alert.domain})`;
+  return `**${escapeUserText(shown, 200)}**`;
+}
+
+function days(n: number): string {
+  if (n < 0) return `expired ${-n} day${n === -1 ? '' : 's'} ago`;
+  if (n === 0) return 'expires today';
+  return `expires in ${n} day${n === 1 ? '' : 's'}`;
+}
+
+/** One line per alert: what happened, in words an on-call person reads at a glance. */
+export function alertLine(alert: Alert): string {
+  switch (alert.kind) {
+    case 'expiry':
+      return `⏰ ${name(alert)} ${days(alert.daysLeft)} (${alert.expiryDate}; ≤ ${alert.threshold} day${alert.threshold === 1 ? '' : 's'})`;
+    case 'renewed':
+      return `🔄 ${name(alert)} renewed: ${alert.from} → ${alert.to}`;
+    case 'flag': {
+      const [off, on] = FLAG_WORDS[alert.flag];
+      const word = (value: boolean) => (value ? on : off);
+      // Flags read naturally: "inactive" is active = false.
+      const now = alert.flag === 'active' ? word(!alert.to) : word(alert.to);
+      const before = alert.flag === 'active' ? word(!alert.from) : word(alert.from);
+      return `${alert.bad ? '🚩' : 'ℹ️'} ${name(alert)} is now ${now} (was ${before})`;
+    }
+    case 'not_found':
+      return `❓ ${name(alert)} is no longer known to the provider (404)`;
+    case 'known_again':
+      return `ℹ️ ${name(alert)} is known to the provider again`;
+    case 'failing':
+      return `⚠️ ${name(alert)} could not be checked ${alert.failures} runs in a row (${escapeUserText(alert.reason, 80)})`;
+  }
+}
+
+// Most urgent first: what is about to be lost, then what broke, then information.
+function rank(alert: Alert): number {
+  switch (alert.kind) {
+    case 'expiry':
+      return 0;
+    case 'flag':
+      return alert.bad ? 1 : 4;
+    case 'not_found':
+      return 2;
+    case 'failing':
+      return 3;
+    case 'renewed':
+      return 4;
+    case 'known_again':
+      return 5;
+  }
+}
+
+/**
+ * One digest per run, in as few messages as Discord's limits allow (a description holds 4,096
+ * characters, a message 6,000 across at most 10 embeds). Only the first message pings, and only the
+ * configured roles: allowed_mentions names them and nobody else.
+ */
+export function renderDigest(alerts: readonly Alert[], mentionRoleIds: readonly string[]): DigestMessage[] {
+  if (alerts.length === 0) return [];
+  const sorted = [...alerts].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      (a.kind === 'expiry' && b.kind === 'expiry' ? a.daysLeft - b.daysLeft : 0) ||
+      (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0),
+  );
+  const urgent = sorted.some((a) => rank(a) < 4);
+  const title = `Domain watch: ${alerts.length} alert${alerts.length === 1 ? '' : 's'}`;
+  const color = urgent ? Colour.danger : Colour.info;
+
+  const messages: APIEmbed[][] = [];
+  let embeds: APIEmbed[] = [];
+  let lines: string[] = [];
+  let embedLength = 0;
+  let messageLength = 0;
+  const embedTitle = () => (messages.length === 0 && embeds.length === 0 ? title : `${title} (continued)`);
+  const closeEmbed = () => {
+    if (lines.length === 0) return;
+    embeds.push({ title: embedTitle(), color, description: lines.join('\n') });
+    lines = [];
+    embedLength = 0;
+  };
+  const closeMessage = () => {
+    closeEmbed();
+    if (embeds.length > 0) messages.push(embeds);
+    embeds = [];
+    messageLength = 0;
+  };
+  for (const line of sorted.map(alertLine)) {
+    const titleCost = lines.length === 0 ? embedTitle().length : 0;
+    if (messageLength + titleCost + line.length + 1 > MESSAGE_EMBED_BUDGET) closeMessage();
+    else if (embedLength + line.length + 1 > DESCRIPTION_LIMIT) {
+      closeEmbed();
+      if (embeds.length === EMBEDS_PER_MESSAGE) closeMessage();
+    }
+    if (lines.length === 0) messageLength += embedTitle().length;
+    lines.push(line);
+    embedLength += line.length + 1;
+    messageLength += line.length + 1;
+  }
+  closeMessage();
+
+  return messages.map((message, index) =>
+    index === 0 && mentionRoleIds.length > 0
+      ? {
+          content: mentionRoleIds.map(roleMention).join(' '),
+          embeds: message,
+          allowed_mentions: { parse: [], roles: [...mentionRoleIds] },
+        }
+      : { embeds: message, allowed_mentions: { parse: [], roles: [] } },
+  );
+}
