@@ -97,7 +97,7 @@ try {
   const copied = await copyStore({ from: config.from, to: config.to });
   logger.info(
     { from, to, ...copied, durationMs: Math.round(performance.now() - started) },
-    `store copied: ${copied.changes} changes and ${copied.audit} audit entries`,
+    `store copied: ${copied.changes} changes, ${copied.audit} audit entries and ${copied.watched} watched domains`,
   );
 } catch (error) {
   if (error instanceof CopyStoreError) logger.fatal({ from, to }, `cannot copy the store: ${error.message}`);

@@ -188,6 +188,8 @@ export interface Store {
     record(seen: WatchedDomain, findings: WatchFindings, now: Date): Promise<boolean>;
     /** INSERT … ON CONFLICT DO NOTHING on (domain, key): true iff this alert had not been sent. */
     claimAlert(domain: string, key: string, now: Date): Promise<boolean>;
+    /** Every alert ever sent (for migrate-store). */
+    alerts(): Promise<WatchAlertRecord[]>;
   };
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh). */
@@ -237,9 +239,17 @@ export interface Store {
 export interface ImportRows {
   changes: AsyncIterable<readonly ChangeRecord[]> | Iterable<readonly ChangeRecord[]>;
   audit: AsyncIterable<readonly NewAuditEntry[]> | Iterable<readonly NewAuditEntry[]>;
+  /** The watch list and the alerts already sent, so none is sent again after the move. */
+  watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
+}
+
+export interface WatchAlertRecord {
+  domain: string;
+  key: string;
+  sentAt: Date;
 }
 
 export type ImportResult =
-  | { imported: true; changes: number; audit: number }
+  | { imported: true; changes: number; audit: number; watched: number; alerts: number }
   /** The store was not empty; nothing was written. */
   | { imported: false; existing: { changes: number; audit: number } };

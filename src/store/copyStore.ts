@@ -24,6 +24,9 @@ export interface CopyStoreOptions {
 export interface CopySummary {
   changes: number;
   audit: number;
+  /** Watched domains, and watch alerts already sent. */
+  watched: number;
+  alerts: number;
 }
 
 // A Record, so a new ChangeState fails to compile here instead of being left behind by the copy.
@@ -41,7 +44,7 @@ const STATES: Record<ChangeState, true> = {
 const ALL_STATES = Object.keys(STATES) as ChangeState[];
 
 /**
- * `npm run migrate-store`: copies the change records and the audit trail of one store into an empty
+ * `npm run migrate-store`: copies the change records, the audit trail and the domain watch (its list and the alerts already sent) of one store into an empty
  * other one (SQLite into PostgreSQL), in one transaction on the target, through the Store API. Claims,
  * job runs and replica heartbeats are transient and not copied. Refuses, copying nothing, while a HostOps
  * process is live on either store, and when the target already holds a change or an audit entry.
@@ -64,6 +67,7 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopySummary>
       const result = await target.importRows({
         changes: changeBatches(source, batchSize),
         audit: auditBatches(source, batchSize),
+        watch: { domains: await source.watch.all(), alerts: await source.watch.alerts() },
       });
       if (!result.imported) {
         const { changes, audit } = result.existing;
@@ -72,7 +76,7 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopySummary>
             'copy into a new, empty database. Nothing was copied.',
         );
       }
-      return { changes: result.changes, audit: result.audit };
+      return { changes: result.changes, audit: result.audit, watched: result.watched, alerts: result.alerts };
     } finally {
       await target.close();
     }

@@ -215,6 +215,11 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         return result.numUpdatedRows === 1n;
       },
 
+      async alerts() {
+        const rows = await db.selectFrom('watch_alerts').selectAll().orderBy('sent_at').execute();
+        return rows.map((row) => ({ domain: row.domain, key: row.alert_key, sentAt: new Date(row.sent_at) }));
+      },
+
       async claimAlert(domain, key, now) {
         const result = await db
           .insertInto('watch_alerts')
@@ -361,7 +366,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
 
     async importRows(rows) {
       return db.transaction().execute(async (trx) => {
-        const count = async (table: 'changes' | 'audit') => {
+        const count = async (table: 'changes' | 'audit' | 'watched_domains') => {
           const row = await trx
             .selectFrom(table)
             .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -369,7 +374,9 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
           return Number(row.n);
         };
         const existing = { changes: await count('changes'), audit: await count('audit') };
-        if (existing.changes > 0 || existing.audit > 0) return { imported: false, existing };
+        if (existing.changes > 0 || existing.audit > 0 || (await count('watched_domains')) > 0) {
+          return { imported: false, existing };
+        }
         let changes = 0;
         for await (const batch of rows.changes) {
           for (const chunk of chunksOf(batch)) {
@@ -385,7 +392,40 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
             audit += chunk.length;
           }
         }
-        return { imported: true, changes, audit };
+        const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
+        for (const chunk of chunksOf(rows.watch?.domains ?? [])) {
+          await trx
+            .insertInto('watched_domains')
+            .values(
+              chunk.map((d) => ({
+                domain: d.domain,
+                unicode: d.unicode,
+                added_by_id: d.addedById,
+                added_at: d.addedAt.getTime(),
+                checked_at: d.checkedAt?.getTime() ?? null,
+                status: d.status,
+                failures: d.failures,
+                expiry_date: d.expiryDate,
+                active: flag(d.active),
+                expired: flag(d.expired),
+                transferred_away: flag(d.transferredAway),
+              })),
+            )
+            .execute();
+        }
+        for (const chunk of chunksOf(rows.watch?.alerts ?? [])) {
+          await trx
+            .insertInto('watch_alerts')
+            .values(chunk.map((a) => ({ domain: a.domain, alert_key: a.key, sent_at: a.sentAt.getTime() })))
+            .execute();
+        }
+        return {
+          imported: true,
+          changes,
+          audit,
+          watched: rows.watch?.domains.length ?? 0,
+          alerts: rows.watch?.alerts.length ?? 0,
+        };
       });
     },
 

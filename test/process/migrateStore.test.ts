@@ -99,7 +99,7 @@ describe('npm run migrate-store', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,
-      msg: 'store copied: 2 changes and 3 audit entries',
+      msg: 'store copied: 2 changes, 3 audit entries and 0 watched domains',
       changes: 2,
       audit: 3,
       from: 'sqlite:data/hostops.db',

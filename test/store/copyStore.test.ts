@@ -176,13 +176,42 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     const seeding = await openStore(from);
     changeIds = await seedChanges(seeding);
     await seedAudit(seeding);
+    // The watch list, one domain seen and alerted once: the alert must not go out again after the move.
+    await seeding.watch.add(
+      [
+        { domain: 'xn--bcher-kva.example', unicode: 'bücher.example' },
+        { domain: 'new.example', unicode: 'new.example' },
+      ],
+      '100000000000000001',
+      at(0),
+    );
+    const [seen] = await seeding.watch.all();
+    if (!seen) throw new Error('no watched domain');
+    await seeding.watch.record(
+      seen,
+      {
+        status: 'ok',
+        failures: 0,
+        expiryDate: '2031-01-01',
+        active: true,
+        expired: false,
+        transferredAway: false,
+      },
+      at(1000),
+    );
+    await seeding.watch.claimAlert(seen.domain, 'expiry:2031-01-01:30', at(1000));
     await seeding.close();
   });
 
   it('copies every change and every audit entry; the copy reads back equal through the Store API', async () => {
     const to = await postgresUrl('copy');
     // Small batches: several pages of both tables, the last one short.
-    expect(await copyStore({ from, to, batchSize: 3 })).toEqual({ changes: 9, audit: 7 });
+    expect(await copyStore({ from, to, batchSize: 3 })).toEqual({
+      changes: 9,
+      audit: 7,
+      watched: 2,
+      alerts: 1,
+    });
 
     const source = await open(from);
     const target = await open(to);
@@ -194,6 +223,11 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     }
     expect(await target.changes.listByState(ALL_STATES)).toEqual(
       await source.changes.listByState(ALL_STATES),
+    );
+    expect(await target.watch.all()).toEqual(await source.watch.all());
+    expect(await target.watch.alerts()).toEqual(await source.watch.alerts());
+    expect(await target.watch.claimAlert('new.example', 'expiry:2031-01-01:30', at(5000))).toBe(
+      false,
     );
     const bound = (await target.changes.listByState(['done']))[0];
     expect(bound?.parameters).toEqual({ license: '…WXYZ', ip: '198.51.100.4' });
@@ -256,7 +290,12 @@ describe('copyStore: SQLite into PostgreSQL', () => {
 
     // Once the lease has run out (a killed process), the copy goes ahead.
     const later = () => new Date(Date.now() + 16_000);
-    expect(await copyStore({ from: source, to, now: later })).toEqual({ changes: 1, audit: 0 });
+    expect(await copyStore({ from: source, to, now: later })).toEqual({
+      changes: 1,
+      audit: 0,
+      watched: 0,
+      alerts: 0,
+    });
   });
 
   it('refuses while a HostOps replica is live on the target', async () => {
@@ -315,6 +354,8 @@ describe.each([
         imported: true,
         changes: 0,
         audit: 1,
+        watched: 0,
+        alerts: 0,
       });
     } finally {
       await store.close();
