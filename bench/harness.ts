@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DispatchedInteraction, FakeDiscord } from '../test/support/FakeDiscord.js';
+import type { DispatchedInteraction, FakeDiscord, FakeDiscordOptions } from '../test/support/FakeDiscord.js';
 import { FakeDiscord as FakeDiscordServer } from '../test/support/FakeDiscord.js';
 import { FakeHostingApi } from '../test/support/FakeHostingApi.js';
 
@@ -37,10 +37,16 @@ export interface Stage {
   stop(): Promise<void>;
 }
 
+/**
+ * `sessions: 'all'` lets several bot processes hold a gateway session on one stage, each receiving every
+ * event (replicas); the default delivers to the latest session only.
+ */
 export async function startStage(
   guild: { memberCount?: number; channelCount?: number } = {},
+  options: { sessions?: FakeDiscordOptions['sessions'] } = {},
 ): Promise<Stage> {
   const discord = await FakeDiscordServer.start({
+    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
     guilds: [
       {
         ...guild,
@@ -419,5 +425,36 @@ export async function withBot<T>(
   } finally {
     await bot.stop();
     await stage.stop();
+  }
+}
+
+/** Jiffies the whole machine spent idle (idle + iowait) and in all, from the first line of /proc/stat. */
+function machineJiffies(): { idle: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice).
+  const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { idle, total: fields.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Waits (up to timeoutMs) for a window of windowMs in which the machine's CPUs were at least `minIdle`
+ * idle, so a short measurement does not start while another process (a build, a test run) holds the
+ * CPUs. Returns how long it waited, the idle share of the last window and whether it was quiet.
+ */
+export async function waitForQuietMachine(
+  minIdle = 0.85,
+  windowMs = 500,
+  timeoutMs = 15_000,
+): Promise<{ waitedMs: number; idle: number; quiet: boolean }> {
+  const start = performance.now();
+  for (;;) {
+    const before = machineJiffies();
+    await sleep(windowMs);
+    const after = machineJiffies();
+    const idle = (after.idle - before.idle) / Math.max(1, after.total - before.total);
+    const waitedMs = performance.now() - start - windowMs;
+    if (idle >= minIdle || performance.now() - start >= timeoutMs)
+      return { waitedMs: Math.max(0, waitedMs), idle, quiet: idle >= minIdle };
   }
 }

@@ -6,15 +6,18 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOG_LEVEL, ROOT, TMP } from './harness.js';
 import { ack } from './metrics/ack.js';
+import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
 import { expiry } from './metrics/expiry.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { memory } from './metrics/memory.js';
+import { replicas } from './metrics/replicas.js';
+import { watch } from './metrics/watch.js';
 import { errorRow, machine, markdownTable, type Row, textTable } from './report.js';
 
-const METRICS = [ack, latency, expiry, knee, memory, coldStart, journal];
+const METRICS = [ack, latency, expiry, knee, memory, coldStart, journal, replicas, claims, watch];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 

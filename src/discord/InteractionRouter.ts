@@ -145,6 +145,8 @@ export class InteractionRouter {
    * their own conditional updates.
    */
   async #claim(interaction: Interaction): Promise<boolean> {
+    // SQLite is single-process (a second process refuses to start): there is nobody to race.
+    if (this.#deps.store.engine === 'sqlite') return true;
     let won: boolean;
     try {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());

@@ -336,13 +336,9 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
 
     claims: {
       async claimInteraction(interactionId, replicaId, now) {
-        const row = await db
-          .insertInto('interaction_claims')
-          .values({ interaction_id: interactionId, replica_id: replicaId, claimed_at: now.getTime() })
-          .onConflict((oc) => oc.doNothing())
-          .returning('interaction_id')
-          .executeTakeFirst();
-        return row !== undefined;
+        // On the path of every acknowledgement: one fixed statement, not a query built per call.
+        const { rows } = await claimStatement(interactionId, replicaId, now.getTime()).execute(db);
+        return rows.length === 1;
       },
 
       async claimJobRun(job, slot, replicaId, now) {
@@ -494,6 +490,10 @@ function toChange(row: Selectable<ChangesTable>): ChangeRecord {
     approval: fromJsonOrNull(row.approval),
   };
 }
+
+const claimStatement = (interactionId: string, replicaId: string, at: number) =>
+  sql<{ interaction_id: string }>`insert into interaction_claims (interaction_id, replica_id, claimed_at)
+    values (${interactionId}, ${replicaId}, ${at}) on conflict do nothing returning interaction_id`;
 
 function toWatched(row: Selectable<WatchedDomainsTable>): WatchedDomain {
   const flag = (value: number | null) => (value === null ? null : value === 1);
