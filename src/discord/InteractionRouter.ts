@@ -126,6 +126,15 @@ export class InteractionRouter {
     void this.#track(this.#changes.sweep());
   }
 
+  async #peerAlive(): Promise<boolean> {
+    try {
+      const live = (await this.#deps.liveReplicas?.()) ?? [];
+      return live.some((replica) => replica !== this.#deps.replicaId);
+    } catch {
+      return false;
+    }
+  }
+
   /** Never rejects: every failure is answered and logged here. */
   handle(interaction: Interaction): Promise<void> {
     const task = handlerScope.run({ interactionId: interaction.id }, async () => {
@@ -147,6 +156,8 @@ export class InteractionRouter {
   async #claim(interaction: Interaction): Promise<boolean> {
     // SQLite is single-process (a second process refuses to start): there is nobody to race.
     if (this.#deps.store.engine === 'sqlite') return true;
+    // A replica that is stopping leaves new interactions to one that is not, if there is one.
+    if (this.#draining && (await this.#peerAlive())) return false;
     let won: boolean;
     try {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
