@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { type Config, configSchema, parseConfig } from '../config.js';
+import { SANDBOX_URL } from '../sandbox/sandboxMode.js';
+
+/** The tiers one can act as in the console. */
+export const CONSOLE_TIERS = ['viewer', 'operator', 'admin'] as const;
+export type ConsoleTier = (typeof CONSOLE_TIERS)[number];
+
+/**
+ * Made-up Discord ids: the console's one guild and channel, and one role per tier. The access
+ * configuration names these roles, and `--as` gives the console user the matching one, so the very
+ * same gates decide what the console may run.
+ */
+export const CONSOLE_GUILD_ID = '100000000000000001';
+export const CONSOLE_CHANNEL_ID = '100000000000000002';
+export const CONSOLE_ROLE_IDS: Record<ConsoleTier, string> = {
+  viewer: '100000000000000011',
+  operator: '100000000000000012',
+  admin: '100000000000000013',
+};
+
+/**
+ * What the console reads from the environment (and `.env`): the hosting API, the store, and what
+ * commands need to build their changes. No Discord variable: the console never talks to Discord.
+ */
+export const CONSOLE_VARIABLES = [
+  'HOSTING_API_URL',
+  'HOSTING_API_TOKEN',
+  'HOSTING_API_TIMEOUT_MS',
+  'HOSTING_API_TIMEZONE',
+  'HOSTING_API_MAX_CONNECTIONS',
+  'HOSTING_API_MAX_URL_BYTES',
+  'DATABASE_URL',
+  'DEFAULT_OWNER_C',
+  'DEFAULT_ADMIN_C',
+  'DEFAULT_TECH_C',
+  'DEFAULT_ZONE_C',
+  'CONFIRM_TIMEOUT_S',
+  'AUDIT_RETENTION_DAYS',
+] as const;
+
+/**
+ * The bot's configuration schema, fed the console's variables plus fixed stand-ins for everything
+ * Discord: so every value is checked exactly as for the bot, and problems name the same variables.
+ * Without HOSTING_API_URL the console runs on the built-in sandbox. Throws ConfigError.
+ */
+export function consoleConfig(env: Record<string, string | undefined>): Config {
+  const picked: Record<string, string | undefined> = {};
+  for (const name of CONSOLE_VARIABLES) picked[name] = env[name];
+  if (picked.HOSTING_API_URL === undefined || picked.HOSTING_API_URL.trim() === '') {
+    picked.HOSTING_API_URL = SANDBOX_URL;
+  }
+  return parseConfig(
+    {
+      ...picked,
+      DISCORD_TOKEN: 'console-does-not-use-discord',
+      DISCORD_GUILD_ID: CONSOLE_GUILD_ID,
+      VIEWER_ROLE_IDS: CONSOLE_ROLE_IDS.viewer,
+      OPERATOR_ROLE_IDS: CONSOLE_ROLE_IDS.operator,
+      ADMIN_ROLE_IDS: CONSOLE_ROLE_IDS.admin,
+      OPS_CHANNEL_IDS: CONSOLE_CHANNEL_ID,
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'silent',
+    },
+    configSchema,
+  );
+}
+
+/** A stable made-up user id per OS user name (18 digits, so `/audit user:` takes it). */
+export function consoleUserId(osUser: string): string {
+  const hex = createHash('sha256').update(`hostops-console:${osUser}`).digest('hex').slice(0, 14);
+  return (10n ** 17n + (BigInt(`0x${hex}`) % 10n ** 17n)).toString();
+}

@@ -1,0 +1,174 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sourceEntryArgs } from '../support/runSource.js';
+
+const osUser = userInfo().username;
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The console as a process: from a temp directory (no .env), on the sandbox, with its own store. */
+function runConsole(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostops-console-'));
+  dirs.push(dir);
+  const child = spawn(process.execPath, [...sourceEntryArgs('src/console.ts'), ...args], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      USER: 'tester',
+      NO_COLOR: '1',
+      HOSTING_API_URL: 'sandbox',
+      DATABASE_URL: `sqlite:${join(dir, 'console.db')}`,
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  child.stdin.end(input ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('console, one-shot', () => {
+  it('answers a read on stdout and exits 0, marked SANDBOX', async () => {
+    const { code, stdout, stderr } = await runConsole(['/domain info example.com']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('SANDBOX');
+    expect(stdout).toMatch(/\[(ok|attention|error)\] example\.com/);
+    expect(stdout).toMatch(/Expires: /);
+    expect(stdout).not.toMatch(/<t:\d+/);
+  });
+
+  it('refuses by tier: the error on stderr, exit 3, nothing on stdout', async () => {
+    const { code, stdout, stderr } = await runConsole(['/server rdns 42 203.0.113.7 host.example.com']);
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('`/server rdns` needs the operator tier');
+  });
+
+  it('rejects invalid input: a bad option value (exit 2) and an unknown command (exit 2)', async () => {
+    const invalid = await runConsole(['--as', 'operator', '/server rdns 42 999.1.1.1 host.example.com']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stdout).toBe('');
+    expect(invalid.stderr).toMatch(/ip/i);
+    const unknown = await runConsole(['/servers logs 42']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command /servers');
+  });
+
+  it('a change without --yes prints the preview, sends nothing and exits 4', async () => {
+    const { code, stdout, stderr } = await runConsole([
+      '--as',
+      'operator',
+      '/server rdns id:42 ip:203.0.113.7 hostname:host.example.com',
+    ]);
+    expect(code).toBe(4);
+    expect(stdout).toContain('[warning] Set reverse DNS');
+    expect(stdout).toContain('Host name (rDNS): `host.example.com`');
+    expect(stdout).not.toContain('Reverse DNS set');
+    expect(stderr).toContain('Run it again with --yes');
+  });
+
+  it('a change with --yes is sent and recorded with the console actor', async () => {
+    const { code, stdout, stderr } = await runConsole([
+      '--as',
+      'operator',
+      '--yes',
+      '/server',
+      'rdns',
+      '42',
+      '203.0.113.7',
+      'host.example.com',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('[ok] Reverse DNS set');
+    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+  });
+
+  it('--json prints the messages as data', async () => {
+    const { code, stdout } = await runConsole(['--json', '/server logs 42']);
+    expect(code).toBe(0);
+    const messages = JSON.parse(stdout) as { content?: string; embeds?: { title?: string }[] }[];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.content).toContain('SANDBOX');
+    expect(messages[0]?.embeds?.[0]?.title).toContain('Server 42');
+  });
+
+  it('an API error goes to stderr with exit 1', async () => {
+    const { code, stdout, stderr } = await runConsole(['/server logs 999999']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).not.toBe('');
+  });
+
+  it('invalid configuration names the variable and exits 78', async () => {
+    const { code, stderr } = await runConsole(['/help'], undefined, { HOSTING_API_URL: 'ftp://nope' });
+    expect(code).toBe(78);
+    expect(stderr).toContain('HOSTING_API_URL');
+  });
+});
+
+describe('console, interactive with piped stdin', () => {
+  it('reads, refuses, rejects invalid input, confirms and cancels changes, and records them', async () => {
+    const input = [
+      '/server logs 42',
+      '/domain register example.net ns1.example.com ns2.example.com',
+      '/server logs id:abc',
+      '/server rdns 42 203.0.113.7 host.example.com',
+      'confirm',
+      '/server rdns 42 203.0.113.8 other.example.com',
+      'cancel',
+      '/domain dns example.com',
+      'www 3600 A 203.0.113.7',
+      '@ MX 10 mail.example.com.',
+      '',
+      'confirm',
+      '/audit',
+      'exit',
+      '',
+    ].join('\n');
+    const { code, stdout, stderr } = await runConsole(['--as', 'operator'], input);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Server 42 — log entry');
+    expect(stdout).toContain('`/domain register` needs the admin tier');
+    expect(stdout).toContain('Invalid command: option id: "abc" is not a whole number');
+    expect(stdout).toContain('[ok] Reverse DNS set');
+    expect(stdout).toContain('Cancelled — nothing was sent.');
+    expect(stdout).not.toContain('203.0.113.8 (server 42)');
+    expect(stdout).toContain('[ok] DNS records submitted');
+    // The audit trail (the same store and renderer as the bot) names the console actor.
+    expect(stdout).toContain(`console:${osUser}`);
+  });
+
+  it('a viewer gets /help with what they may run', async () => {
+    const { code, stdout } = await runConsole([], '/help\n');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✅ `\/server logs`/);
+    expect(stdout).toMatch(/🚫 `\/server rdns`/);
+    expect(stdout).toContain('Your tier: viewer.');
+  });
+});
