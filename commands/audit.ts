@@ -52,6 +52,7 @@ export const AUDIT_OUTCOMES = [
   'expired',
   'done',
   'unknown',
+  'rejected',
 ] as const satisfies readonly Ending[];
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 

@@ -2,7 +2,7 @@ import type { Logger } from '../logger.js';
 import type { NewAuditEntry, Store } from '../store/index.js';
 
 /** Outcomes that end a change, each worth one line in the audit channel. */
-const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired']);
+const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);
 
 export interface AuditEvent extends NewAuditEntry {
   /** The command changes something: its endings and refusals go to the audit channel too. */

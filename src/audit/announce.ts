@@ -10,6 +10,7 @@ const MARK: Record<string, string> = {
   cancelled: '↩️',
   expired: '⌛',
   refused: '⛔',
+  rejected: '🚫',
 };
 
 /** One compact line: outcome, command, target, who, reference. */

@@ -52,6 +52,7 @@ const OUTCOME_MARK: Record<string, string> = {
   cancelled: '✖️',
   expired: '⌛',
   unknown: '❓',
+  rejected: '🚫',
 };
 
 /** The filter as a phrase: "since …, by @someone, command `/domain register`, outcome ok, target containing `x`". */

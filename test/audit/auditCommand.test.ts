@@ -56,6 +56,7 @@ describe('/audit definition', () => {
       'expired',
       'done',
       'unknown',
+      'rejected',
     ]);
     const outcome = definition.options.find((o) => o.name === 'outcome');
     expect(outcome?.choices?.map((c) => c.value)).toEqual([...AUDIT_OUTCOMES]);
