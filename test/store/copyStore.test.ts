@@ -226,9 +226,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     );
     expect(await target.watch.all()).toEqual(await source.watch.all());
     expect(await target.watch.alerts()).toEqual(await source.watch.alerts());
-    expect(await target.watch.claimAlert('new.example', 'expiry:2031-01-01:30', at(5000))).toBe(
-      false,
-    );
+    expect(await target.watch.claimAlert('new.example', 'expiry:2031-01-01:30', at(5000))).toBe(false);
     const bound = (await target.changes.listByState(['done']))[0];
     expect(bound?.parameters).toEqual({ license: '…WXYZ', ip: '198.51.100.4' });
     expect(JSON.stringify(await target.changes.listByState(ALL_STATES))).not.toContain('ABCD-EFGH');
