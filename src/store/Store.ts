@@ -153,8 +153,6 @@ export interface Store {
       patch?: ChangePatch,
       options?: TransitionOptions,
     ): Promise<boolean>;
-    /** Atomically moves every `pending` change whose expiry is at or before `now` to `expired` and returns them. */
-    expireDue(now: Date): Promise<ChangeRecord[]>;
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
     /**

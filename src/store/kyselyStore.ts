@@ -49,17 +49,6 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         return result.numUpdatedRows === 1n;
       },
 
-      async expireDue(now) {
-        const rows = await db
-          .updateTable('changes')
-          .set({ state: 'expired', updated_at: now.getTime() })
-          .where('state', '=', 'pending')
-          .where('expires_at', '<=', now.getTime())
-          .returningAll()
-          .execute();
-        return rows.map(toChange);
-      },
-
       async listByState(states, limit) {
         if (states.length === 0) return [];
         let query = db

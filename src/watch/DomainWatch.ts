@@ -64,12 +64,15 @@ export class DomainWatch {
     return result;
   }
 
-  /** Days left of a stored expiry date, today in the API's zone. */
-  daysLeft(expiryDate: string | null): number | null {
+  /** Days left of a stored expiry date, counted from `today` (by default the current day in the API's zone). */
+  daysLeft(expiryDate: string | null, today = this.#today()): number | null {
     if (expiryDate === null) return null;
-    const today = DateTime.fromJSDate(this.now(), { zone: this.settings.timeZone }).startOf('day');
     const expiry = DateTime.fromISO(expiryDate, { zone: this.settings.timeZone }).startOf('day');
     return Math.round(expiry.diff(today, 'days').days);
+  }
+
+  #today(): DateTime {
+    return DateTime.fromJSDate(this.now(), { zone: this.settings.timeZone }).startOf('day');
   }
 
   /** Looks up every watched domain and posts one digest of what is new; never throws. */
@@ -93,6 +96,8 @@ export class DomainWatch {
       return summary;
     }
     const limit = pLimit(this.settings.concurrency);
+    // One calendar day for the whole run: a run across midnight judges every domain alike.
+    const today = this.#today();
     const alerts: Alert[] = [];
     let failed = 0;
     await Promise.all(
@@ -101,7 +106,7 @@ export class DomainWatch {
           const observation = await this.#observe(seen.domain);
           if (observation.kind === 'failed') failed++;
           try {
-            alerts.push(...(await this.#record(seen, observation)));
+            alerts.push(...(await this.#record(seen, observation, today)));
           } catch (error) {
             failed++;
             log.error({ err: error, domain: seen.domain }, 'watch could not store what it saw');
@@ -161,16 +166,15 @@ export class DomainWatch {
   }
 
   /** Stores what was seen; returns the alerts this run won the right to send. */
-  async #record(seen: WatchedDomain, observation: Observation): Promise<Alert[]> {
+  async #record(seen: WatchedDomain, observation: Observation, today: DateTime): Promise<Alert[]> {
     const now = this.now();
-    const today = DateTime.fromJSDate(now, { zone: this.settings.timeZone }).startOf('day');
     const decision = decide(seen, observation, today, this.settings.leadDays);
     const applied = await this.store.watch.record(seen, decision.findings, now);
     const alerts = applied ? [...decision.onChange] : [];
     if (decision.expiry && (await this.store.watch.claimAlert(seen.domain, decision.expiry.key, now))) {
       alerts.push(decision.expiry.alert);
     }
-    if (applied) this.observer?.watchDomain(seen.domain, this.daysLeft(decision.findings.expiryDate));
+    if (applied) this.observer?.watchDomain(seen.domain, this.daysLeft(decision.findings.expiryDate, today));
     return alerts;
   }
 }

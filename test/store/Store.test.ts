@@ -233,25 +233,6 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await confirm(at(2 * MINUTE - 1))).toBe(true);
     });
 
-    it('expireDue moves due pending changes to expired, once', async () => {
-      const own = await fresh('expire');
-      const due = change({ expiresAt: at(MINUTE) });
-      const dueNow = change({ expiresAt: at(2 * MINUTE) });
-      const later = change({ expiresAt: at(3 * MINUTE) });
-      const sending = change({ expiresAt: at(MINUTE), state: 'sending' });
-      for (const record of [due, dueNow, later, sending]) await own.changes.insert(record);
-
-      const expired = await own.changes.expireDue(at(2 * MINUTE));
-      expect(expired.map((record) => record.id).sort()).toEqual([due.id, dueNow.id].sort());
-      expect(
-        expired.every((r) => r.state === 'expired' && r.updatedAt.getTime() === at(2 * MINUTE).getTime()),
-      ).toBe(true);
-      expect(expired.find((r) => r.id === due.id)?.parameters).toEqual(due.parameters);
-      expect((await own.changes.get(later.id))?.state).toBe('pending');
-      expect((await own.changes.get(sending.id))?.state).toBe('sending');
-      expect(await own.changes.expireDue(at(2 * MINUTE))).toEqual([]);
-    });
-
     it('listByState lists the given states, oldest first, up to the limit', async () => {
       const own = await fresh('list');
       const records = [
