@@ -35,6 +35,7 @@ import { Colour } from './render/colours.js';
 import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
+import { RefusalError } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
@@ -427,7 +428,7 @@ export class ChangeFlow {
     const { record, spec } = found;
     const invocation = this.#invocation(record, interaction);
     try {
-      if (this.#draining) throw new Error(RESTARTING);
+      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
       checkGates(interaction, spec.tier, this.#deps.config.access, record.command);
       await this.prompt(interaction, invocation, spec, record.parameters);
     } catch (error) {

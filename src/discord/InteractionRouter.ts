@@ -230,10 +230,6 @@ export class InteractionRouter {
       if (action === 'reject') await this.#changes.reject(interaction, id);
       return;
     }
-    if (this.#draining && action === 'retry') {
-      await interaction.reply(ephemeral({ content: RESTARTING }));
-      return;
-    }
     await this.#button(interaction, action ?? '', id);
   }
 
