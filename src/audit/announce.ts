@@ -2,16 +2,7 @@ import { userMention } from 'discord.js';
 import type { BotMessages } from '../discord/ChangeFlow.js';
 import { escapeUserText } from '../discord/render/escapeUserText.js';
 import type { AuditEvent } from './AuditTrail.js';
-
-const MARK: Record<string, string> = {
-  done: '✅',
-  failed: '❌',
-  unknown: '❓',
-  cancelled: '↩️',
-  expired: '⌛',
-  refused: '⛔',
-  rejected: '🚫',
-};
+import { OUTCOME_MARK } from './renderAudit.js';
 
 /** One compact line: outcome, command, target, who, reference. */
 export function auditLine(event: AuditEvent): string {
@@ -19,7 +10,7 @@ export function auditLine(event: AuditEvent): string {
   const target = event.target ? ` · ${escapeUserText(event.target, 200)}` : '';
   const detail = event.detail ? ` (${escapeUserText(event.detail, 60)})` : '';
   const who = `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`;
-  return `${MARK[event.outcome] ?? '•'} **${event.outcome}**${detail} · \`${command}\`${target} · by ${who} · ref \`${event.correlationId}\``;
+  return `${OUTCOME_MARK[event.outcome] ?? '•'} **${event.outcome}**${detail} · \`${command}\`${target} · by ${who} · ref \`${event.correlationId}\``;
 }
 
 /** Posts the line in the audit channel, as the bot, pinging nobody (not even the user named). */

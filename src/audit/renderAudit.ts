@@ -43,7 +43,8 @@ export interface AuditPage {
   exportNote?: string;
 }
 
-const OUTCOME_MARK: Record<string, string> = {
+/** How an outcome is marked wherever the audit trail is shown (/audit, the audit channel). */
+export const OUTCOME_MARK: Record<string, string> = {
   ok: '✅',
   done: '✅',
   refused: '⛔',
