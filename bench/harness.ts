@@ -2,7 +2,7 @@
 // Discord (the fake) heard from the bot. All times are performance.now() in this process: the fake stamps
 // `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction, FakeDiscord, FakeDiscordOptions } from '../test/support/FakeDiscord.js';
@@ -30,6 +30,52 @@ export const ROLES = {
 
 /** LOG_LEVEL for HostOps; `warn` by default (see the method notes in results.md). */
 export const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+
+/** The working directory of every bot: empty but for the SQLite store HostOps opens there (data/). */
+export const BOT_CWD = join(TMP, 'cwd');
+
+/**
+ * HostOps runs with the domain watch on (WATCH_CHANNEL_ID) and WATCHED_DOMAINS watched domains in its
+ * SQLite store, as the footprint targets ask. The schedule (1 January, 08:00) never fires during a run.
+ */
+export const WATCHED_DOMAINS = 100;
+const WATCH_ENV = { WATCH_CHANNEL_ID: '400000000000000001', WATCH_SCHEDULE: '0 8 1 1 *' };
+
+/**
+ * Empties the bots' working directory and seeds HostOps' SQLite store (DATABASE_URL's default,
+ * data/hostops.db there) with WATCHED_DOMAINS watched domains, each as a past run left it.
+ */
+export async function prepareBotCwd(): Promise<void> {
+  rmSync(BOT_CWD, { recursive: true, force: true });
+  mkdirSync(BOT_CWD, { recursive: true });
+  const { openStore } = await import('../src/store/index.js');
+  const store = await openStore(`sqlite:${join(BOT_CWD, 'data', 'hostops.db')}`);
+  try {
+    const now = new Date();
+    const domains = Array.from({ length: WATCHED_DOMAINS }, (_, n) => {
+      const domain = `watched-${String(n).padStart(3, '0')}.example.com`;
+      return { domain, unicode: domain };
+    });
+    await store.watch.add(domains, ROLES.operator, now);
+    for (const [n, seen] of (await store.watch.all()).entries()) {
+      const expiry = new Date(now.getTime() + ((n % 400) - 5) * 86_400_000).toISOString().slice(0, 10);
+      await store.watch.record(
+        seen,
+        {
+          status: 'ok',
+          failures: 0,
+          expiryDate: expiry,
+          active: true,
+          expired: expiry < now.toISOString().slice(0, 10),
+          transferredAway: false,
+        },
+        now,
+      );
+    }
+  } finally {
+    await store.close();
+  }
+}
 
 export interface Stage {
   discord: FakeDiscord;
@@ -73,6 +119,10 @@ export interface SpawnOptions {
    */
   cpuProfile?: string;
   env?: Record<string, string>;
+  /** Extra node options before the entry (e.g. `--max-semi-space-size=1`). */
+  nodeArgs?: readonly string[];
+  /** Another entry script for this launch (experiments comparing builds side by side). */
+  entry?: string;
 }
 
 export interface BotProcess {
@@ -93,7 +143,7 @@ export interface BotProcess {
 }
 
 export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}): BotProcess {
-  const cwd = join(TMP, 'cwd');
+  const cwd = BOT_CWD;
   mkdirSync(cwd, { recursive: true });
   const args: string[] = [];
   if (options.inspect) args.push('--inspect=127.0.0.1:0');
@@ -104,7 +154,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     mkdirSync(dir, { recursive: true });
     args.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${profileName}.cpuprofile`);
   }
-  args.push(ENTRY[kind]);
+  args.push(...(options.nodeArgs ?? []), options.entry ?? ENTRY[kind]);
   const { discord, api } = stage;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -120,6 +170,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     HTTP_PORT: '0',
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL,
+    ...(kind === 'hostops' ? WATCH_ENV : {}),
     ...options.env,
   };
   const spawnedAt = performance.now();

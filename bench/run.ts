@@ -2,9 +2,9 @@
 // and benchmarks the compiled product. Writes bench/results.md on a full run (or with --write); never fails
 // on a missed target.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOG_LEVEL, ROOT, TMP } from './harness.js';
+import { LOG_LEVEL, prepareBotCwd, ROOT, WATCHED_DOMAINS } from './harness.js';
 import { ack } from './metrics/ack.js';
 import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   const buildWarning = build();
   if (buildWarning !== undefined)
     out(`build reported type errors (measuring the emitted code anyway):\n${buildWarning}`);
-  rmSync(join(TMP, 'cwd'), { recursive: true, force: true });
+  await prepareBotCwd();
+  out(`HostOps runs on SQLite with the domain watch on and ${WATCHED_DOMAINS} watched domains`);
 
   const rows: Row[] = [];
   const details: string[] = [];

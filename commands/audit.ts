@@ -16,6 +16,7 @@ import {
 } from '../src/discord/CommandModule.js';
 import { validated } from '../src/discord/options.js';
 import { InvalidOptionError, UserError } from '../src/discord/UserError.js';
+import { message } from '../src/i18n/Translator.js';
 import type { AuditEntry, AuditFilter, Store } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
@@ -192,7 +193,11 @@ export function decodePageArgs(args: string): { query: AuditQuery; offset: numbe
 function oneOf<T extends string>(option: string, raw: string | null, list: readonly T[]): T | undefined {
   if (raw === null) return undefined;
   if ((list as readonly string[]).includes(raw)) return raw as T;
-  throw new InvalidOptionError(option, `${raw} is not one of the choices`, `one of ${list.join(', ')}`);
+  throw new InvalidOptionError(
+    option,
+    message('audit.invalid.not_a_choice', { value: raw }),
+    message('audit.invalid.one_of', { choices: list.join(', ') }),
+  );
 }
 
 function parseTarget(raw: string): string | undefined {
@@ -200,8 +205,8 @@ function parseTarget(raw: string): string | undefined {
   // UTF-16 units: what the paging button's custom id (at most 100 of them) has to hold.
   if (target.length > MAX_TARGET_LENGTH) {
     throw new InvalidValueError(
-      `is ${target.length} characters long`,
-      `at most ${MAX_TARGET_LENGTH} characters (an emoji counts as two)`,
+      message('audit.invalid.target_too_long', { length: target.length }),
+      message('audit.invalid.target_expected', { max: MAX_TARGET_LENGTH }),
     );
   }
   return target === '' ? undefined : target;
@@ -215,7 +220,11 @@ function parseRequest({ interaction }: CommandContext): AuditRequest {
   if (user) {
     const id = user.user?.id ?? user.value;
     if (typeof id !== 'string' || !SNOWFLAKE.test(id)) {
-      throw new InvalidOptionError('user', `${String(id)} is not a member`, 'a member of this server');
+      throw new InvalidOptionError(
+        'user',
+        message('audit.invalid.not_a_member', { value: String(id) }),
+        message('audit.invalid.member_expected'),
+      );
     }
     query.userId = id;
   }
@@ -228,14 +237,19 @@ function parseRequest({ interaction }: CommandContext): AuditRequest {
   if (outcome !== undefined) query.outcome = outcome;
   const days = options.getInteger('days') ?? DEFAULT_DAYS;
   if (!Number.isSafeInteger(days) || days < 1 || days > MAX_DAYS) {
-    throw new InvalidOptionError('days', `${days} is out of range`, `a whole number from 1 to ${MAX_DAYS}`);
+    // As typed, and the bound as Discord shows it: no grouping (`3650`).
+    throw new InvalidOptionError(
+      'days',
+      message('audit.invalid.days_out_of_range', { days: String(days) }),
+      message('audit.invalid.days_expected', { max: String(MAX_DAYS) }),
+    );
   }
   // Audit entries carry real-world times (not the calendar tests may pin through `context.now`).
   query.since = Math.floor(Date.now() / 1000) - days * DAY_SECONDS;
   return { query, days, export: options.getBoolean('export') ?? false };
 }
 
-/** What the audit trail records as the target of an /audit search: the search itself. */
+/** What the audit trail records as the target of an /audit search: the search itself (data: English). */
 function describeRequest({ query, days, export: csv }: AuditRequest): string {
   const parts = [`${days}d`];
   if (query.userId !== undefined) parts.push(`user ${query.userId}`);
@@ -282,7 +296,7 @@ export async function exportMatches(
   return { rows, total };
 }
 
-async function answer({ store }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
+async function answer({ store, t }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
   const { query } = request;
   const result = await page(store, query, 0);
   let exportNote: string | undefined;
@@ -290,39 +304,45 @@ async function answer({ store }: CommandContext, request: AuditRequest): Promise
   if (request.export) {
     const all = await exportMatches(store, storeFilter(query));
     files.push({ name: EXPORT_FILE, content: auditCsv(all.rows) });
-    const count = all.rows.length.toLocaleString('en-US');
+    const count = all.rows.length;
     exportNote =
-      all.total > all.rows.length
-        ? `⚠️ \`${EXPORT_FILE}\` is capped at ${count} of ${all.total.toLocaleString('en-US')} matches (the newest ones); narrow the search for the rest.`
-        : `📎 \`${EXPORT_FILE}\` holds all ${count} ${all.rows.length === 1 ? 'match' : 'matches'}.`;
+      all.total > count
+        ? t('audit.export.capped', { file: EXPORT_FILE, count, total: all.total })
+        : t('audit.export.all', { file: EXPORT_FILE, count });
   }
-  const body = renderAuditPage({
-    filter: filterView(query),
-    rows: result.rows,
-    total: result.total,
-    offset: result.offset,
-    newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
-    olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
-    ...(exportNote === undefined ? {} : { exportNote }),
-  });
-  return files.length > 0 ? { ...body, files } : body;
-}
-
-const paging: ComponentHandler = {
-  tier: 'operator',
-  update: async ({ store, args }) => {
-    const decoded = decodePageArgs(args);
-    if (!decoded) throw new UserError('This button belongs to an older /audit answer. Run `/audit` again.');
-    const { query } = decoded;
-    const result = await page(store, query, decoded.offset);
-    return renderAuditPage({
+  const body = renderAuditPage(
+    {
       filter: filterView(query),
       rows: result.rows,
       total: result.total,
       offset: result.offset,
       newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
       olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
-    });
+      ...(exportNote === undefined ? {} : { exportNote }),
+    },
+    t,
+  );
+  return files.length > 0 ? { ...body, files } : body;
+}
+
+const paging: ComponentHandler = {
+  tier: 'operator',
+  update: async ({ store, args, t }) => {
+    const decoded = decodePageArgs(args);
+    if (!decoded) throw new UserError(message('audit.old_button'));
+    const { query } = decoded;
+    const result = await page(store, query, decoded.offset);
+    return renderAuditPage(
+      {
+        filter: filterView(query),
+        rows: result.rows,
+        total: result.total,
+        offset: result.offset,
+        newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
+        olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
+      },
+      t,
+    );
   },
 };
 

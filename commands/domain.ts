@@ -24,6 +24,7 @@ import { suggestDomains } from '../src/discord/suggestions.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
 import type { DnsRecord } from '../src/hosting/dnsRecords.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
+import { message, type Translator } from '../src/i18n/Translator.js';
 import { cutText } from '../src/text/cutText.js';
 import { parseDnsRecords } from '../src/validation/parseDnsRecords.js';
 import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
@@ -42,6 +43,7 @@ const CONTACTS = [
     defaultKey: 'owner',
     variable: 'DEFAULT_OWNER_C',
     label: 'Owner contact',
+    key: 'domain.contact.owner',
   },
   {
     option: 'admin',
@@ -49,9 +51,24 @@ const CONTACTS = [
     defaultKey: 'admin',
     variable: 'DEFAULT_ADMIN_C',
     label: 'Admin contact',
+    key: 'domain.contact.admin',
   },
-  { option: 'tech', apiName: 'techC', defaultKey: 'tech', variable: 'DEFAULT_TECH_C', label: 'Tech contact' },
-  { option: 'zone', apiName: 'zoneC', defaultKey: 'zone', variable: 'DEFAULT_ZONE_C', label: 'Zone contact' },
+  {
+    option: 'tech',
+    apiName: 'techC',
+    defaultKey: 'tech',
+    variable: 'DEFAULT_TECH_C',
+    label: 'Tech contact',
+    key: 'domain.contact.tech',
+  },
+  {
+    option: 'zone',
+    apiName: 'zoneC',
+    defaultKey: 'zone',
+    variable: 'DEFAULT_ZONE_C',
+    label: 'Zone contact',
+    key: 'domain.contact.zone',
+  },
 ] as const;
 
 const domainOption = (description: string, autocomplete = false) =>
@@ -148,8 +165,8 @@ export const definition = {
 const parseHandle = (raw: string) =>
   parseIdentifier(raw, {
     maxLength: 64,
-    what: 'contact handle',
-    expected: 'a contact handle without spaces, such as C-12345',
+    what: message('domain.handle.what'),
+    expected: message('domain.handle.expected'),
   });
 
 function today({ now, config }: CommandContext): DateTime {
@@ -178,7 +195,11 @@ function parseRegistration({ interaction, config }: CommandContext): Registratio
   const ns1 = stringOption(options, 'ns1', parseHostname);
   const ns2 = stringOption(options, 'ns2', parseHostname);
   if (ns1 === ns2)
-    throw new InvalidOptionError('ns2', `is the same as ns1 (${ns1})`, 'a second, different name server');
+    throw new InvalidOptionError(
+      'ns2',
+      message('domain.register.same_ns', { ns1 }),
+      message('domain.register.second_ns'),
+    );
   const [ownerC, adminC, techC, zoneC] = CONTACTS.map((contact) => {
     const value =
       optionalStringOption(options, contact.option, parseHandle) ??
@@ -186,8 +207,8 @@ function parseRegistration({ interaction, config }: CommandContext): Registratio
     if (value === undefined) {
       throw new InvalidOptionError(
         contact.option,
-        `not given and ${contact.variable} is not configured`,
-        'a contact handle such as C-12345',
+        message('domain.register.contact_missing', { variable: contact.variable }),
+        message('domain.register.contact_expected'),
       );
     }
     return value;
@@ -200,29 +221,36 @@ const register = change<Registration>({
   operation: 'createDomain',
   parse: parseRegistration,
   target: ({ domain }) => domain.ascii,
-  preview: (registration) => ({
-    title: 'Register domain',
+  preview: (registration, t) => ({
+    title: t('domain.register.title'),
     fields: [
-      { name: 'Domain', value: domainLabel(registration.domain) },
-      { name: 'Name servers', value: `${literal(registration.ns1)}\n${literal(registration.ns2)}` },
-      ...CONTACTS.map((c) => ({ name: c.label, value: literal(registration[c.apiName]), inline: true })),
+      { name: t('domain.register.domain'), value: domainLabel(registration.domain) },
+      {
+        name: t('domain.register.name_servers'),
+        value: `${literal(registration.ns1)}\n${literal(registration.ns2)}`,
+      },
+      ...CONTACTS.map((c) => ({ name: t(c.key), value: literal(registration[c.apiName]), inline: true })),
     ],
   }),
-  send: async ({ domain, ...rest }, { hosting, correlationId, requesterId }) => {
+  send: async ({ domain, ...rest }, { hosting, correlationId, requesterId, t, channelT }) => {
     await hosting.createDomain({ domain: domain.ascii, ...rest }, { correlationId });
     const servers = `${literal(rest.ns1)}, ${literal(rest.ns2)}`;
     return {
       private: {
         embeds: [
           {
-            title: 'Domain registration sent',
+            title: t('domain.register.done'),
             color: Colour.success,
-            description: `${domainLabel(domain)} with ${servers}`,
+            description: t('domain.register.summary', { domain: domainLabel(domain), servers }),
           },
         ],
       },
       public: {
-        content: `🌐 ${userMention(requesterId)} registered ${domainLabel(domain)} (name servers ${servers}).`,
+        content: channelT('domain.register.record', {
+          requester: userMention(requesterId),
+          domain: domainLabel(domain),
+          servers,
+        }),
       },
     };
   },
@@ -237,8 +265,8 @@ const register = change<Registration>({
         throw error;
       }
     },
-    applied: ({ domain }) => `${domainLabel(domain)} is registered after all.`,
-    notApplied: ({ domain }) => `${domainLabel(domain)} is not registered: it is safe to try again.`,
+    applied: ({ domain }, t) => t('domain.register.applied', { domain: domainLabel(domain) }),
+    notApplied: ({ domain }, t) => t('domain.register.not_applied', { domain: domainLabel(domain) }),
   },
 });
 
@@ -262,7 +290,7 @@ const RECORDS_FILE = 'records.txt';
  * The records as code blocks, each line whole. What does not fit (or cannot sit in a code block)
  * is never cut silently: the prompt says how much is not shown and attaches every line in a file.
  */
-function recordPreview(records: DnsRecord[]): Pick<ChangePreview, 'fields' | 'files'> {
+function recordPreview(records: DnsRecord[], t: Translator): Pick<ChangePreview, 'fields' | 'files'> {
   const lines = records.map(recordLine);
   const preview: PreviewField[] = [];
   let block: string[] = [];
@@ -271,7 +299,7 @@ function recordPreview(records: DnsRecord[]): Pick<ChangePreview, 'fields' | 'fi
   const flush = () => {
     if (block.length === 0) return;
     preview.push({
-      name: preview.length === 0 ? `Records (${records.length})` : '\u200b',
+      name: preview.length === 0 ? t('domain.dns.records_field', { count: records.length }) : '\u200b',
       value: `\`\`\`\n${block.join('\n')}\n\`\`\``,
     });
     block = [];
@@ -291,12 +319,14 @@ function recordPreview(records: DnsRecord[]): Pick<ChangePreview, 'fields' | 'fi
   if (shown === lines.length) return { fields: preview };
   const rest = lines.slice(shown);
   const characters = rest.reduce((sum, line) => sum + line.length, rest.length - 1);
-  const more = rest.length === 1 ? '1 more record' : `${rest.length} more records`;
   preview.push({
-    name: shown === 0 ? `Records (${records.length})` : '\u200b',
-    value:
-      `… ${more} (${characters.toLocaleString('en-US')} characters) not shown here: all ${records.length} ` +
-      `are in the attached ${literal(RECORDS_FILE)}, exactly as they will be sent.`,
+    name: shown === 0 ? t('domain.dns.records_field', { count: records.length }) : '\u200b',
+    value: t('domain.dns.not_shown', {
+      count: rest.length,
+      characters,
+      total: records.length,
+      file: literal(RECORDS_FILE),
+    }),
   });
   return { fields: preview, files: [{ name: RECORDS_FILE, content: `${lines.join('\n')}\n` }] };
 }
@@ -323,13 +353,10 @@ function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsS
     if (bytes(middle) <= max) fit = middle;
     else tooMany = middle;
   }
-  const count = records.length === 1 ? 'this record makes' : `these ${records.length} records make`;
   throw new InvalidOptionError(
     'records',
-    `${count} a request of ${total.toLocaleString('en-US')} bytes; the provider takes at most ${max.toLocaleString('en-US')} (HOSTING_API_MAX_URL_BYTES)`,
-    fit === 0
-      ? 'shorter records: not even the first one fits in one request'
-      : `at most ${fit === 1 ? 'the first record' : `${fit} of these records`} in one request`,
+    message('domain.dns.too_large', { count: records.length, total, max }),
+    fit === 0 ? message('domain.dns.none_fits') : message('domain.dns.fit', { count: fit }),
   );
 }
 
@@ -343,9 +370,9 @@ const dns = change<DnsSubmission>({
     if (records) return checkRequestSize(context, { domain, records });
     return {
       modal: {
-        title: cutText(`DNS records for ${domain.unicode}`, 45),
+        title: cutText(context.t('domain.dns.modal_title', { domain: domain.unicode }), 45),
         input: {
-          label: 'Records: zone lines or a JSON array',
+          label: context.t('domain.dns.modal_label'),
           placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
           maxLength: 4000,
         },
@@ -355,28 +382,34 @@ const dns = change<DnsSubmission>({
     };
   },
   target: ({ domain }) => domain.ascii,
-  preview: ({ domain, records }) => {
-    const { fields, files } = recordPreview(records);
+  preview: ({ domain, records }, t) => {
+    const { fields, files } = recordPreview(records, t);
     return {
-      title: 'Submit DNS records',
-      fields: [{ name: 'Domain', value: domainLabel(domain) }, ...fields],
+      title: t('domain.dns.title'),
+      fields: [{ name: t('domain.dns.domain'), value: domainLabel(domain) }, ...fields],
       ...(files ? { files } : {}),
     };
   },
-  send: async ({ domain, records }, { hosting, correlationId, requesterId }) => {
+  send: async ({ domain, records }, { hosting, correlationId, requesterId, t, channelT }) => {
     await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
-    const counts = records.length === 1 ? '1 record' : `${records.length} records`;
+    const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
     return {
       private: {
         embeds: [
           {
-            title: 'DNS records submitted',
+            title: t('domain.dns.done'),
             color: Colour.success,
-            description: `${counts} for ${domainLabel(domain)}`,
+            description: t('domain.dns.summary', { records: counts(t), domain: domainLabel(domain) }),
           },
         ],
       },
-      public: { content: `📝 ${userMention(requesterId)} submitted ${counts} for ${domainLabel(domain)}.` },
+      public: {
+        content: channelT('domain.dns.record', {
+          requester: userMention(requesterId),
+          records: counts(channelT),
+          domain: domainLabel(domain),
+        }),
+      },
     };
   },
 });
@@ -393,7 +426,7 @@ export const domain: CommandModule = {
         const info = await context.hosting.getDomainInfo(name.ascii, {
           correlationId: context.correlationId,
         });
-        return { embeds: [renderDomainInfo(name, info, today(context))] };
+        return { embeds: [renderDomainInfo(name, info, today(context), context.t)] };
       },
     }),
     expiry: read({
@@ -415,7 +448,7 @@ export const domain: CommandModule = {
                 });
                 return { domain: name, info };
               } catch (error) {
-                const description = describeError(error, context.correlationId);
+                const description = describeError(error, context.correlationId, context.t);
                 if (description.unexpected)
                   context.logger.error({ err: error, domain: name.ascii }, 'expiry lookup failed');
                 return { domain: name, error: description.short };
@@ -423,8 +456,13 @@ export const domain: CommandModule = {
             }),
           ),
         );
-        const invalid = list.invalid.map(({ input, error }) => ({ input, reason: error.message }));
-        return renderDomainExpiry(results, within, today(context), invalid).map((embeds) => ({ embeds }));
+        const invalid = list.invalid.map(({ input, error }) => ({
+          input,
+          reason: context.t.render(error.problem),
+        }));
+        return renderDomainExpiry(results, within, today(context), context.t, invalid).map((embeds) => ({
+          embeds,
+        }));
       },
     }),
     register,

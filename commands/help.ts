@@ -3,7 +3,7 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { channelAllowed, tierAllows } from '../src/discord/access.js';
+import { canRun, channelAllowed } from '../src/discord/access.js';
 import {
   type CommandContext,
   type CommandModule,
@@ -11,6 +11,8 @@ import {
   type ReplyBody,
 } from '../src/discord/CommandModule.js';
 import { Colour } from '../src/discord/render/colours.js';
+import { commandTexts } from '../src/i18n/commandTexts.js';
+import type { Translator } from '../src/i18n/Translator.js';
 
 export const definition = {
   name: 'help',
@@ -18,7 +20,13 @@ export const definition = {
   ...GUILD_ONLY,
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-function respond({ commands, tier, config, interaction }: CommandContext): ReplyBody {
+/** What Discord shows the reader's client for a command path (`watch.add`), else the English definition's. */
+function shownAs(path: string, part: 'name' | 'description', english: string, t: Translator): string {
+  return (t.locale === 'en' ? undefined : commandTexts[t.locale][path]?.[part]) ?? english;
+}
+
+/** Ephemeral: in the invoker's language, with the command descriptions their client shows. */
+function respond({ commands, tier, config, interaction, t }: CommandContext): ReplyBody {
   const here = channelAllowed(interaction, config.access);
   const lines = commands.flatMap((module) =>
     Object.entries(module.subcommands).map(([name, subcommand]) => {
@@ -26,23 +34,27 @@ function respond({ commands, tier, config, interaction }: CommandContext): Reply
         (o): o is APIApplicationCommandSubcommandOption =>
           o.type === ApplicationCommandOptionType.Subcommand && o.name === name,
       );
-      const label = `/${module.definition.name}${name ? ` ${name}` : ''}`;
-      const description = option?.description ?? module.definition.description;
-      const anywhere = subcommand.kind === 'info' && subcommand.anywhere === true;
-      const allowed = tierAllows(tier, subcommand.tier) && (here || anywhere);
+      const command = module.definition.name;
+      const path = name ? `${command}.${name}` : command;
+      // As the reader's client lists it: `/domain ablauf` for a German client.
+      const label = `/${shownAs(command, 'name', command, t)}${name ? ` ${shownAs(path, 'name', name, t)}` : ''}`;
+      const description = shownAs(
+        path,
+        'description',
+        option?.description ?? module.definition.description,
+        t,
+      );
+      const allowed = canRun(subcommand, interaction, config.access);
       return `${allowed ? '✅' : '🚫'} \`${label}\` — ${description} · *${subcommand.tier}*`;
     }),
   );
-  const footer = here
-    ? `Your tier: ${tier}.`
-    : `Your tier: ${tier}. Commands are only taken in the ops channels.`;
   return {
     embeds: [
       {
-        title: 'HostOps commands',
+        title: t('help.title'),
         color: Colour.info,
-        description: `${lines.join('\n')}\n\nChanges always ask for confirmation first.`,
-        footer: { text: `✅ you may run it here · 🚫 you may not. ${footer}` },
+        description: `${lines.join('\n')}\n\n${t('help.confirm_first')}`,
+        footer: { text: here ? t('help.footer', { tier }) : t('help.footer_elsewhere', { tier }) },
       },
     ],
   };

@@ -10,6 +10,7 @@ import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
 import { literal } from '../src/discord/render/literal.js';
 import type { MusicBotUser } from '../src/hosting/HostingClient.js';
+import type { Translator } from '../src/i18n/Translator.js';
 import { parseEmail } from '../src/validation/parseEmail.js';
 import { formatBytes, parseStorageSize } from '../src/validation/parseStorageSize.js';
 import { parseUsername } from '../src/validation/parseUsername.js';
@@ -58,15 +59,18 @@ export const definition = {
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-const size = (bytes: number) => `${bytes.toLocaleString('en-US')} bytes (${formatBytes(bytes)})`;
+/** `10,737,418,240 bytes (10 GiB)` / `10.737.418.240 Byte (10 GiB)`. */
+const size = (bytes: number, t: Translator) =>
+  t('musicbot.size', { bytes, size: formatBytes(bytes, t.locale) });
 
 type Account = Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>;
 
-const accountFields = (user: Account, show: (text: string) => string) => [
-  { name: 'User name', value: show(user.username), inline: true },
-  { name: 'E-mail', value: show(user.email), inline: true },
-  { name: 'Storage', value: size(user.storage), inline: true },
-  { name: 'Bots', value: String(user.bots), inline: true },
+const accountFields = (user: Account, show: (text: string) => string, t: Translator) => [
+  { name: t('musicbot.field.username'), value: show(user.username), inline: true },
+  { name: t('musicbot.field.email'), value: show(user.email), inline: true },
+  { name: t('musicbot.field.storage'), value: size(user.storage, t), inline: true },
+  // Exactly the number sent (at most 1000), like the other values.
+  { name: t('musicbot.field.bots'), value: String(user.bots), inline: true },
 ];
 // The prompt shows what will be sent, whole; the outcome shows what the provider echoed, which may
 // hold anything and so is escaped (a field holds 1024 characters).
@@ -86,37 +90,42 @@ export const musicbot: CommandModule = {
         bots: integerOption(interaction.options, 'bots', 1, 1000),
       }),
       target: ({ username }) => username,
-      preview: (account) => ({
-        title: 'Create music-bot account',
+      preview: (account, t) => ({
+        title: t('musicbot.create.title'),
         fields: [
-          ...accountFields(account, exactly),
-          { name: 'Password', value: 'generated on confirm, shown only to you', inline: true },
+          ...accountFields(account, exactly, t),
+          { name: t('musicbot.field.password'), value: t('musicbot.create.password_later'), inline: true },
         ],
       }),
-      send: async (account, { hosting, correlationId, secrets, generatePassword, requesterId }) => {
+      send: async (
+        account,
+        { hosting, correlationId, secrets, generatePassword, requesterId, t, channelT },
+      ) => {
         // Generated only now, never stored; scrubbed from any log line while it is in flight.
         const password = generatePassword();
         const forget = secrets.add(password);
         try {
           const user = await hosting.createMusicBotUser({ ...account, password }, { correlationId });
-          const fields = [
-            { name: 'Id', value: String(user.id), inline: true },
-            ...accountFields(user, asEchoed),
+          const fields = (words: Translator) => [
+            { name: words('musicbot.field.id'), value: String(user.id), inline: true },
+            ...accountFields(user, asEchoed, words),
           ];
           return {
             private: {
               embeds: [
                 {
-                  title: 'Music-bot account created',
+                  title: t('musicbot.create.done'),
                   color: Colour.success,
-                  description: `Password (shown once, only to you): ${inlineCode(password)}\nPass it to the customer over a private channel.`,
-                  fields,
+                  description: t('musicbot.create.password', { password: inlineCode(password) }),
+                  fields: fields(t),
                 },
               ],
             },
             public: {
-              content: `🎵 ${userMention(requesterId)} created a music-bot account.`,
-              embeds: [{ title: 'Music-bot account created', color: Colour.success, fields }],
+              content: channelT('musicbot.create.record', { requester: userMention(requesterId) }),
+              embeds: [
+                { title: channelT('musicbot.create.done'), color: Colour.success, fields: fields(channelT) },
+              ],
             },
             result: { accountId: user.id },
           };

@@ -8,6 +8,7 @@ import { type CommandModule, change, GUILD_ONLY } from '../src/discord/CommandMo
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
+import { message, type Translator } from '../src/i18n/Translator.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { parseIpAddress } from '../src/validation/parseIp.js';
 
@@ -43,8 +44,8 @@ export const definition = {
 const parseLicense = (raw: string) =>
   parseIdentifier(raw, {
     maxLength: 128,
-    what: 'license key',
-    expected: 'the license key without spaces, such as ABCD-1234-EFGH',
+    what: message('panel.license.what'),
+    expected: message('panel.license.expected'),
   });
 
 export const panel: CommandModule = {
@@ -60,21 +61,30 @@ export const panel: CommandModule = {
         ip: stringOption(interaction.options, 'ip', parseIpAddress),
       }),
       target: ({ ip }) => ip,
-      preview: ({ license, ip }) => ({
-        title: 'Bind panel license',
+      preview: ({ license, ip }, t) => ({
+        title: t('panel.bind.title'),
         fields: [
-          { name: 'License', value: literal(license), inline: true },
-          { name: 'IP address', value: literal(ip), inline: true },
+          { name: t('panel.bind.license'), value: literal(license), inline: true },
+          { name: t('panel.bind.ip'), value: literal(ip), inline: true },
         ],
       }),
-      send: async ({ license, ip }, { hosting, correlationId, requesterId }) => {
+      send: async ({ license, ip }, { hosting, correlationId, requesterId, t, channelT }) => {
         await hosting.bindPanelLicense({ license, ip }, { correlationId });
-        const full = `panel license ${literal(license)} → ${literal(ip)}`;
-        // The channel record shows only the key's tail.
-        const masked = `panel license ${literal(maskSecret(license))} → ${literal(ip)}`;
+        const summary = (words: Translator, key: string) =>
+          words('panel.bind.summary', { license: literal(key), ip: literal(ip) });
         return {
-          private: { embeds: [{ title: 'License bound', color: Colour.success, description: full }] },
-          public: { content: `🔑 ${userMention(requesterId)} bound ${masked}.` },
+          private: {
+            embeds: [
+              { title: t('panel.bind.done'), color: Colour.success, description: summary(t, license) },
+            ],
+          },
+          // The channel record shows only the key's tail.
+          public: {
+            content: channelT('panel.bind.record', {
+              requester: userMention(requesterId),
+              summary: summary(channelT, maskSecret(license)),
+            }),
+          },
         };
       },
     }),

@@ -9,6 +9,7 @@ import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { suggestServerIds } from '../src/discord/suggestions.js';
+import type { Translator } from '../src/i18n/Translator.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
 
@@ -71,9 +72,9 @@ export const server: CommandModule = {
       autocomplete: suggestServerIds,
       parse: ({ interaction }) => integerOption(interaction.options, 'id', 1),
       target: (serverId) => `server ${serverId}`,
-      run: async ({ hosting, correlationId }, serverId) => {
+      run: async ({ hosting, correlationId, t }, serverId) => {
         const entry = await hosting.getServerLog(serverId, { correlationId });
-        return { embeds: [renderServerLog(serverId, entry)] };
+        return { embeds: [renderServerLog(serverId, entry, t)] };
       },
     }),
     rdns: change({
@@ -89,23 +90,37 @@ export const server: CommandModule = {
         validate: interaction.options.getBoolean('validate') ?? true,
       }),
       target: ({ serverId, ip }) => `server ${serverId} ${ip}`,
-      preview: ({ serverId, ip, hostname, validate }) => ({
-        title: 'Set reverse DNS',
+      preview: ({ serverId, ip, hostname, validate }, t) => ({
+        title: t('server.rdns.title'),
         fields: [
-          { name: 'Server id', value: String(serverId), inline: true },
-          { name: 'IP', value: literal(ip), inline: true },
-          { name: 'Host name (rDNS)', value: literal(hostname), inline: true },
-          { name: 'Validate first', value: validate ? 'yes' : 'no', inline: true },
+          { name: t('server.rdns.server_id'), value: String(serverId), inline: true },
+          { name: t('server.rdns.ip'), value: literal(ip), inline: true },
+          { name: t('server.rdns.hostname'), value: literal(hostname), inline: true },
+          {
+            name: t('server.rdns.validate'),
+            value: validate ? t('common.yes') : t('common.no'),
+            inline: true,
+          },
         ],
       }),
-      send: async (input, { hosting, correlationId, requesterId }) => {
+      send: async (input, { hosting, correlationId, requesterId, t, channelT }) => {
         await hosting.setReverseDns(input, { correlationId });
-        const summary = `reverse DNS of ${literal(input.ip)} (server ${input.serverId}) → ${literal(input.hostname)}`;
+        const summary = (words: Translator) =>
+          words('server.rdns.summary', {
+            ip: literal(input.ip),
+            server: String(input.serverId),
+            hostname: literal(input.hostname),
+          });
         return {
           private: {
-            embeds: [{ title: 'Reverse DNS set', color: Colour.success, description: summary }],
+            embeds: [{ title: t('server.rdns.done'), color: Colour.success, description: summary(t) }],
           },
-          public: { content: `🛠️ ${userMention(requesterId)} set the ${summary}.` },
+          public: {
+            content: channelT('server.rdns.record', {
+              requester: userMention(requesterId),
+              summary: summary(channelT),
+            }),
+          },
         };
       },
     }),

@@ -25,6 +25,8 @@ import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
 import { suggestDomainList } from '../src/discord/suggestions.js';
 import { InvalidOptionError, UserError } from '../src/discord/UserError.js';
+import type { Locale } from '../src/i18n/locales.js';
+import { type Message, message, type Translator, translator } from '../src/i18n/Translator.js';
 import type { WatchedDomain } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
@@ -32,6 +34,7 @@ import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js
 import { type ParsedDomainList, parseDomainList } from '../src/validation/parseDomainList.js';
 import { refuseHiddenCharacters } from '../src/validation/refuseHiddenCharacters.js';
 import type { DomainWatch } from '../src/watch/DomainWatch.js';
+import { calendarDate } from '../src/watch/formatDate.js';
 
 /** Names one `domains` option may hold. */
 export const MAX_OPTION_DOMAINS = 300;
@@ -43,9 +46,7 @@ export const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
 export const WATCH_PAGE_SIZE = 10;
 /** Invalid or not-watched names listed in an answer; the rest are counted. */
 const LISTED_NAMES = 15;
-const WATCH_OFF =
-  'The domain watch is off: set `WATCH_CHANNEL_ID` (the channel for its alerts) and restart HostOps to turn it on.';
-const FILE_EXPECTED = `a text or CSV file (.txt, .csv) with one domain per line or in the first column, at most ${MAX_FILE_DOMAINS.toLocaleString('en-US')} names and 1 MB`;
+const FILE_EXPECTED: Message = message('watch.file.expected', { max: MAX_FILE_DOMAINS });
 const TEXT_EXTENSIONS = /\.(txt|csv|tsv|list)$/i;
 const TEXT_TYPES = /^(text\/|application\/(csv|x-csv|vnd\.ms-excel)\b)/i;
 /** A first row like `domain` or `name` is a CSV header, not a name. */
@@ -100,35 +101,35 @@ export const definition = {
 
 /** The watch, or the ephemeral answer that it is off (before any option is read or API called). */
 function watchOf(context: Pick<CommandContext, 'watch'>): DomainWatch {
-  if (!context.watch) throw new UserError(WATCH_OFF);
+  if (!context.watch) throw new UserError(message('watch.off'));
   return context.watch;
 }
 
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+type Counted = 'watch.count.domains' | 'watch.count.runs' | 'watch.count.alerts' | 'watch.count.messages';
+const count = (t: Translator, n: number, what: Counted) => t(what, { count: n });
 
 function shown(domain: string, unicode = domain): string {
   return escapeUserText(unicode === domain ? domain : `${unicode} (${domain})`, 100);
 }
 
 /** A few names (already shown) in one line, the rest counted. */
-function nameList(names: readonly string[]): string {
-  const listed = names.slice(0, LISTED_NAMES);
-  const more = names.length - listed.length;
-  return `${listed.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+function nameList(names: readonly string[], t: Translator): string {
+  const listed = names.slice(0, LISTED_NAMES).join(', ');
+  const more = names.length - LISTED_NAMES;
+  return more > 0 ? t('watch.more_names', { names: listed, more }) : listed;
 }
 
 interface InvalidEntry {
   input: string;
-  reason: string;
+  reason: Message;
 }
 
-function invalidLines(invalid: readonly InvalidEntry[]): string[] {
+function invalidLines(invalid: readonly InvalidEntry[], t: Translator): string[] {
   const lines = invalid
     .slice(0, LISTED_NAMES)
-    .map((entry) => `• ${escapeUserText(entry.input, 80)}: ${escapeUserText(entry.reason, 120)}`);
+    .map((entry) => `• ${escapeUserText(entry.input, 80)}: ${escapeUserText(t.render(entry.reason), 120)}`);
   if (invalid.length > LISTED_NAMES) {
-    lines.push(`… and ${(invalid.length - LISTED_NAMES).toLocaleString('en-US')} more`);
+    lines.push(t('watch.more_lines', { more: invalid.length - LISTED_NAMES }));
   }
   return lines;
 }
@@ -147,35 +148,41 @@ const ATTACHMENT_HOSTS = ['cdn.discordapp.com', 'media.discordapp.net'];
 /**
  * What can be told from the attachment before downloading it: where it is, its size and its kind.
  * Only Discord's own hosts are fetched, so a forged payload cannot make HostOps request anything else.
+ * `locale` is the invoker's: a refusal here goes only to them.
  */
-function checkAttachment(attachment: Attachment, discordApiUrl: string): FileRequest {
+function checkAttachment(attachment: Attachment, discordApiUrl: string, locale: Locale): FileRequest {
   const name = attachment.name;
   const host = URL.canParse(attachment.url) ? new URL(attachment.url).hostname : '';
   if (![...ATTACHMENT_HOSTS, new URL(discordApiUrl).hostname].includes(host)) {
-    throw new InvalidOptionError('file', `${name} is not stored by Discord`, FILE_EXPECTED);
+    throw new InvalidOptionError('file', message('watch.file.not_discord', { name }), FILE_EXPECTED);
   }
   const type = attachment.contentType ?? '';
   const textual = TEXT_TYPES.test(type) || (type === '' && TEXT_EXTENSIONS.test(name));
   if (!textual && !TEXT_EXTENSIONS.test(name)) {
     throw new InvalidOptionError(
       'file',
-      `${name} is not a text or CSV file (${type || 'unknown type'})`,
+      message('watch.file.not_text', { name, type: type || message('watch.file.unknown_type') }),
       FILE_EXPECTED,
     );
   }
   if (attachment.size > MAX_FILE_BYTES) {
-    throw new InvalidOptionError(
-      'file',
-      `${name} is ${(attachment.size / 1_048_576).toFixed(1)} MB, larger than 1 MB`,
-      FILE_EXPECTED,
-    );
+    // One decimal, always (`2.0` / `2,0`), as the size was always shown.
+    const size = translator(locale).number(attachment.size / 1_048_576, {
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+      useGrouping: false,
+    });
+    throw new InvalidOptionError('file', message('watch.file.too_big', { name, size }), FILE_EXPECTED);
   }
   return { url: attachment.url, name, size: attachment.size };
 }
 
 const tooLarge = (file: FileRequest) =>
   new UserError(
-    `\`file\`: ${escapeUserText(file.name, 100)} is larger than 1 MB. Expected ${FILE_EXPECTED}.`,
+    message('watch.file.larger_than_limit', {
+      name: escapeUserText(file.name, 100),
+      expected: FILE_EXPECTED,
+    }),
   );
 
 /** Downloads the attachment, never more than 1 MB and never for longer than the timeout. */
@@ -187,7 +194,10 @@ async function download(file: FileRequest): Promise<string> {
     if (response.statusCode < 200 || response.statusCode > 299) {
       await response.body.dump();
       throw new UserError(
-        `Could not download ${escapeUserText(file.name, 100)} from Discord (HTTP ${response.statusCode}). Attach it again.`,
+        message('watch.file.download_status', {
+          name: escapeUserText(file.name, 100),
+          status: String(response.statusCode),
+        }),
       );
     }
     const length = Number(response.headers['content-length']);
@@ -210,11 +220,9 @@ async function download(file: FileRequest): Promise<string> {
   } catch (error) {
     if (error instanceof UserError) throw error;
     const why = signal.aborted
-      ? `it took longer than ${FILE_DOWNLOAD_TIMEOUT_MS / 1000} s`
-      : 'the download failed';
-    throw new UserError(
-      `Could not download ${escapeUserText(file.name, 100)} from Discord: ${why}. Attach it again.`,
-    );
+      ? message('watch.file.download_slow', { seconds: FILE_DOWNLOAD_TIMEOUT_MS / 1000 })
+      : message('watch.file.download_error');
+    throw new UserError(message('watch.file.download_failed', { name: escapeUserText(file.name, 100), why }));
   }
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
@@ -222,7 +230,7 @@ async function download(file: FileRequest): Promise<string> {
     return text;
   } catch {
     throw new UserError(
-      `\`file\`: ${escapeUserText(file.name, 100)} is not UTF-8 text. Expected ${FILE_EXPECTED}.`,
+      message('watch.file.not_utf8', { name: escapeUserText(file.name, 100), expected: FILE_EXPECTED }),
     );
   }
 }
@@ -256,13 +264,11 @@ export function parseDomainFile(text: string, max = MAX_FILE_DOMAINS): ParsedDom
       if (!invalid.has(entry)) invalid.set(entry, { input: entry, error });
     }
     if (domains.size + invalid.size > max) {
-      throw new UserError(
-        `\`file\`: lists more than ${max.toLocaleString('en-US')} names. Expected ${FILE_EXPECTED}; split it into several files.`,
-      );
+      throw new UserError(message('watch.file.too_many', { max, expected: FILE_EXPECTED }));
     }
   }
   if (domains.size + invalid.size === 0) {
-    throw new UserError(`\`file\`: holds no domain names. Expected ${FILE_EXPECTED}.`);
+    throw new UserError(message('watch.file.empty', { expected: FILE_EXPECTED }));
   }
   return { domains: [...domains.values()], invalid: [...invalid.values()] };
 }
@@ -284,13 +290,15 @@ function parseAdd(context: CommandContext): AddRequest {
   if (raw === null && attachment === null) {
     throw new InvalidOptionError(
       'domains',
-      'neither domain names nor a file given',
-      `up to ${MAX_OPTION_DOMAINS} domain names, or a \`file\`: ${FILE_EXPECTED}`,
+      message('watch.add.nothing_given'),
+      message('watch.add.expected', { max: MAX_OPTION_DOMAINS, file: FILE_EXPECTED }),
     );
   }
   return {
     ...(raw === null ? {} : { list: validated('domains', raw, parseList) }),
-    ...(attachment === null ? {} : { file: checkAttachment(attachment, context.config.discord.apiUrl) }),
+    ...(attachment === null
+      ? {}
+      : { file: checkAttachment(attachment, context.config.discord.apiUrl, context.locale) }),
   };
 }
 
@@ -299,7 +307,9 @@ function describeAdd({ list, file }: AddRequest): string {
   return cutText([file ? `file ${file.name}` : '', names].filter(Boolean).join(' '), 200);
 }
 
+/** Answered in the channel: `context.t` is BOT_LOCALE's. */
 async function add(context: CommandContext, request: AddRequest): Promise<ReadAnswer> {
+  const { t } = context;
   const watch = watchOf(context);
   const fromFile = request.file ? parseDomainFile(await download(request.file)) : undefined;
   // The option and the file together: each name once, each invalid entry once.
@@ -310,7 +320,7 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
       if (!domains.has(domain.ascii)) domains.set(domain.ascii, domain);
     }
     for (const { input, error } of list?.invalid ?? []) {
-      if (!invalidByInput.has(input)) invalidByInput.set(input, { input, reason: error.message });
+      if (!invalidByInput.has(input)) invalidByInput.set(input, { input, reason: error.problem });
     }
   }
   const invalid = [...invalidByInput.values()];
@@ -320,21 +330,30 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
   );
   const total = await context.store.watch.count();
   const lines = [
-    `**${count(result.added.length, 'domain')}** added, ${result.already.length.toLocaleString('en-US')} already watched, ${invalid.length.toLocaleString('en-US')} invalid.`,
+    t('watch.add.summary', {
+      added: count(t, result.added.length, 'watch.count.domains'),
+      already: result.already.length,
+      invalid: invalid.length,
+    }),
   ];
   if (request.file) {
-    const from = escapeUserText(request.file.name, 100);
-    lines.push(request.list ? `From ${from} and the \`domains\` option.` : `From ${from}.`);
+    const file = escapeUserText(request.file.name, 100);
+    lines.push(
+      request.list ? t('watch.add.from_file_and_option', { file }) : t('watch.add.from_file', { file }),
+    );
   }
-  if (invalid.length > 0) lines.push('', '**Invalid, skipped:**', ...invalidLines(invalid));
+  if (invalid.length > 0) lines.push('', t('watch.invalid_skipped'), ...invalidLines(invalid, t));
   lines.push(
     '',
-    `Watching ${count(total, 'domain')} in all; alerts go to ${channelMention(watch.settings.channelId)}.`,
+    t('watch.add.watching', {
+      domains: count(t, total, 'watch.count.domains'),
+      channel: channelMention(watch.settings.channelId),
+    }),
   );
   return {
     embeds: [
       {
-        title: 'Domain watch: added',
+        title: t('watch.add.title'),
         color: result.added.length > 0 ? Colour.success : Colour.neutral,
         description: cutText(lines.join('\n'), 4096),
       },
@@ -347,32 +366,46 @@ function parseRemove(context: CommandContext): ParsedDomainList {
   return validated('domains', context.interaction.options.getString('domains', true), parseList);
 }
 
+/** Answered in the channel: `context.t` is BOT_LOCALE's. */
 async function remove(context: CommandContext, list: ParsedDomainList): Promise<ReadAnswer> {
+  const { t } = context;
   const watch = watchOf(context);
   const result = await watch.remove(list.domains.map((d) => d.ascii));
   const unicode = new Map(list.domains.map((d) => [d.ascii, d.unicode]));
   const total = await context.store.watch.count();
   const lines = [
-    `**${count(result.removed.length, 'domain')}** removed, ${result.notWatched.length.toLocaleString('en-US')} not watched, ${list.invalid.length.toLocaleString('en-US')} invalid.`,
+    t('watch.remove.summary', {
+      removed: count(t, result.removed.length, 'watch.count.domains'),
+      notWatched: result.notWatched.length,
+      invalid: list.invalid.length,
+    }),
   ];
+  const names = (domains: readonly string[]) =>
+    nameList(
+      domains.map((d) => shown(d, unicode.get(d))),
+      t,
+    );
   if (result.removed.length > 0) {
-    lines.push('', `**Removed:** ${nameList(result.removed.map((d) => shown(d, unicode.get(d))))}`);
+    lines.push('', t('watch.remove.removed', { names: names(result.removed) }));
   }
   if (result.notWatched.length > 0) {
-    lines.push('', `**Not watched:** ${nameList(result.notWatched.map((d) => shown(d, unicode.get(d))))}`);
+    lines.push('', t('watch.remove.not_watched', { names: names(result.notWatched) }));
   }
   if (list.invalid.length > 0) {
     lines.push(
       '',
-      '**Invalid, skipped:**',
-      ...invalidLines(list.invalid.map(({ input, error }) => ({ input, reason: error.message }))),
+      t('watch.invalid_skipped'),
+      ...invalidLines(
+        list.invalid.map(({ input, error }) => ({ input, reason: error.problem })),
+        t,
+      ),
     );
   }
-  lines.push('', `Watching ${count(total, 'domain')} in all.`);
+  lines.push('', t('watch.remove.watching', { domains: count(t, total, 'watch.count.domains') }));
   return {
     embeds: [
       {
-        title: 'Domain watch: removed',
+        title: t('watch.remove.title'),
         color: result.removed.length > 0 ? Colour.success : Colour.neutral,
         description: cutText(lines.join('\n'), 4096),
       },
@@ -383,32 +416,41 @@ async function remove(context: CommandContext, list: ParsedDomainList): Promise<
 // ---------------------------------------------------------------- list
 
 /** What the last run saw that needs attention, in words. */
-export function watchFlags(row: WatchedDomain): string[] {
+export function watchFlags(row: WatchedDomain, t: Translator): string[] {
   const flags: string[] = [];
-  if (row.status === 'not_found') flags.push('not found');
-  if (row.active === false) flags.push('inactive');
-  if (row.expired === true) flags.push('expired');
-  if (row.transferredAway === true) flags.push('transferred away');
-  if (row.failures > 0) flags.push(`failing (${count(row.failures, 'run')})`);
+  if (row.status === 'not_found') flags.push(t('watch.flag.not_found'));
+  if (row.active === false) flags.push(t('watch.flag.inactive'));
+  if (row.expired === true) flags.push(t('watch.flag.expired'));
+  if (row.transferredAway === true) flags.push(t('watch.flag.transferred_away'));
+  if (row.failures > 0) {
+    flags.push(t('watch.list.failing', { runs: count(t, row.failures, 'watch.count.runs') }));
+  }
   return flags;
 }
 
-function daysText(days: number | null, row: WatchedDomain): string {
+function daysText(days: number | null, row: WatchedDomain, t: Translator): string {
   if (days === null) {
-    if (row.status === 'new') return '**not checked yet**';
-    return row.status === 'ok' ? '**no expiry date**' : '**unknown**';
+    if (row.status === 'new') return t('watch.list.not_checked_yet');
+    return row.status === 'ok' ? t('watch.list.no_expiry_date') : t('watch.list.unknown');
   }
-  return `**${days} d**`;
+  // As always shown: no grouping (`3650 d`).
+  return t('watch.list.days', { days: t.number(days, { useGrouping: false }) });
 }
 
-export function renderWatchLine(watch: Pick<DomainWatch, 'daysLeft'>, row: WatchedDomain): string {
-  const flags = watchFlags(row);
+export function renderWatchLine(
+  watch: Pick<DomainWatch, 'daysLeft'>,
+  row: WatchedDomain,
+  t: Translator,
+): string {
+  const flags = watchFlags(row, t);
   const parts = [
-    daysText(watch.daysLeft(row.expiryDate), row),
+    daysText(watch.daysLeft(row.expiryDate), row, t),
     shown(row.domain, row.unicode),
-    ...(row.expiryDate ? [row.expiryDate] : []),
+    ...(row.expiryDate ? [calendarDate(row.expiryDate, t)] : []),
     ...(flags.length > 0 ? [`⚠️ ${flags.join(', ')}`] : []),
-    row.checkedAt ? `checked ${time(row.checkedAt, TimestampStyles.RelativeTime)}` : 'never checked',
+    row.checkedAt
+      ? t('watch.list.checked', { when: time(row.checkedAt, TimestampStyles.RelativeTime) })
+      : t('watch.list.never_checked'),
   ];
   return parts.join(' · ');
 }
@@ -423,10 +465,12 @@ function pageButton(offset: number, label: string, disabled: boolean): APIButton
   };
 }
 
+/** In the channel (and its buttons): `context.t` is BOT_LOCALE's. */
 async function listPage(
-  context: Pick<CommandContext, 'watch' | 'store'>,
+  context: Pick<CommandContext, 'watch' | 'store' | 't'>,
   requested: number,
 ): Promise<ReadAnswer> {
+  const { t } = context;
   const watch = watchOf(context);
   let offset = Math.max(0, requested);
   let result = await context.store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
@@ -439,9 +483,9 @@ async function listPage(
     return {
       embeds: [
         {
-          title: 'Watched domains',
+          title: t('watch.list.title'),
           color: Colour.neutral,
-          description: 'No domain is watched. Add some with `/watch add`.',
+          description: t('watch.list.empty'),
         },
       ],
       components: [],
@@ -449,23 +493,21 @@ async function listPage(
   }
   const last = offset + result.rows.length;
   const embed: APIEmbed = {
-    title: 'Watched domains',
+    title: t('watch.list.title'),
     color: Colour.info,
     description: cutText(
-      `Soonest expiry first; alerts go to ${channelMention(watch.settings.channelId)}.\n\n${result.rows
-        .map((row) => renderWatchLine(watch, row))
+      `${t('watch.list.intro', { channel: channelMention(watch.settings.channelId) })}\n\n${result.rows
+        .map((row) => renderWatchLine(watch, row, t))
         .join('\n')}`,
       4096,
     ),
-    footer: {
-      text: `Domains ${(offset + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')}`,
-    },
+    footer: { text: t('watch.list.footer', { first: offset + 1, last, total: result.total }) },
   };
   const row: APIActionRowComponent<APIButtonComponent> = {
     type: ComponentType.ActionRow,
     components: [
-      pageButton(Math.max(0, offset - WATCH_PAGE_SIZE), '◀ Previous', offset === 0),
-      pageButton(offset + WATCH_PAGE_SIZE, 'Next ▶', last >= result.total),
+      pageButton(Math.max(0, offset - WATCH_PAGE_SIZE), t('watch.list.previous'), offset === 0),
+      pageButton(offset + WATCH_PAGE_SIZE, t('watch.list.next'), last >= result.total),
     ],
   };
   return { embeds: [embed], components: [row] };
@@ -475,33 +517,47 @@ const paging: ComponentHandler = {
   tier: 'viewer',
   update: async (context) => {
     const offset = /^\d{1,9}$/.test(context.args) ? Number(context.args) : undefined;
-    if (offset === undefined)
-      throw new UserError('This button belongs to an older answer. Run `/watch list` again.');
+    if (offset === undefined) throw new UserError(message('watch.list.old_button'));
     return listPage(context, offset);
   },
 };
 
 // ---------------------------------------------------------------- check
 
+/** Answered in the channel: `context.t` is BOT_LOCALE's. */
 async function check(context: CommandContext): Promise<ReadAnswer> {
+  const { t } = context;
   const watch = watchOf(context);
   const summary = await watch.run('manual');
-  const seconds = (summary.durationMs / 1000).toFixed(1);
+  // One decimal, always, as the duration was always shown (`12.0 s` / `12,0 s`).
+  const seconds = t.number(summary.durationMs / 1000, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    useGrouping: false,
+  });
   const lines = [
-    `Checked **${count(summary.checked, 'domain')}** in ${seconds} s: ${summary.failed.toLocaleString('en-US')} failed, ${count(summary.alerts.length, 'alert')} sent.`,
+    t('watch.check.summary', {
+      domains: count(t, summary.checked, 'watch.count.domains'),
+      seconds,
+      failed: summary.failed,
+      alerts: count(t, summary.alerts.length, 'watch.count.alerts'),
+    }),
   ];
   if (summary.alerts.length > 0) {
     lines.push(
-      `The digest (${count(summary.messages, 'message')}) is in ${channelMention(watch.settings.channelId)}.`,
+      t('watch.check.digest', {
+        messages: count(t, summary.messages, 'watch.count.messages'),
+        channel: channelMention(watch.settings.channelId),
+      }),
     );
   } else {
-    lines.push('Nothing new to report.');
+    lines.push(t('watch.check.nothing_new'));
   }
-  if (summary.outcome === 'failed') lines.push('⚠️ The run failed: see the log for why.');
+  if (summary.outcome === 'failed') lines.push(t('watch.check.run_failed'));
   return {
     embeds: [
       {
-        title: 'Domain watch: checked',
+        title: t('watch.check.title'),
         color:
           summary.outcome === 'ok'
             ? Colour.success

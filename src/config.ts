@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { LOCALES } from './i18n/locales.js';
 import { isSandboxUrl } from './sandbox/sandboxMode.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
@@ -125,6 +126,8 @@ const environmentSchema = z.object({
   OPERATOR_ROLE_IDS: optional(snowflakeList).default([]),
   ADMIN_ROLE_IDS: optional(snowflakeList).default([]),
   OPS_CHANNEL_IDS: optional(snowflakeList).default([]),
+  // The language of messages the whole channel reads; answers only the invoker sees follow their client.
+  BOT_LOCALE: optional(z.enum(LOCALES)).default('en'),
   DEFAULT_OWNER_C: optional(z.string()),
   DEFAULT_ADMIN_C: optional(z.string()),
   DEFAULT_TECH_C: optional(z.string()),
@@ -217,6 +220,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     // Never more lookups at once than the pool has connections.
     concurrency: Math.min(env.WATCH_CONCURRENCY, env.HOSTING_API_MAX_CONNECTIONS),
   },
+  botLocale: env.BOT_LOCALE,
   logLevel: env.LOG_LEVEL,
 }));
 

@@ -1,43 +1,5 @@
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { installProcessGuards } from './processGuards.js';
-import { startBot } from './startBot.js';
+import { runMain } from './main.js';
 
-const config = loadConfig();
-const { logger, secrets } = createLogger({
-  level: config.logLevel,
-  secrets: [config.hosting.token, config.discord.token],
-});
-
-function exit(code: number): never {
-  logger.flush();
-  process.exit(code);
-}
-
-installProcessGuards(logger, exit);
-const bot = await startBot({ config, logger, secrets }).catch((error: unknown) => {
-  // e.g. the health port is taken: nothing has started that needs stopping.
-  logger.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
-  return exit(1);
-});
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal, inFlight: bot.router.inFlight, graceMs: config.shutdownGraceMs }, 'shutting down');
-  const { drained } = await bot.stop(config.shutdownGraceMs);
-  logger.info({ drained }, 'stopped');
-  exit(0);
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
-
-void bot.fatal.then((reason) => {
-  // One clear line, then out: a container restart loop is easier to see than a reconnect loop.
-  logger.fatal({ reason }, `cannot run: ${reason}`);
-  exit(1);
-});
-bot.ready.catch(() => {
-  // Reported through bot.fatal.
-});
+// The process entry (`npm start` runs its build): everything it does is in runMain, which the process
+// tests run too.
+await runMain();

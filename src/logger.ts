@@ -9,6 +9,14 @@ const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`
 
 export const REDACTED = '[REDACTED]';
 
+/** Every occurrence of each secret replaced by REDACTED. */
+export function scrubSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const secret of secrets)
+    if (secret.length > 0 && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
 export interface LoggerSetup {
   level: string;
   /** Secret values known at start-up (API token, bot token); scrubbed from every line as a last line of defence. */
@@ -28,9 +36,7 @@ export class SecretRegistry {
     return () => this.#values.delete(value);
   }
   scrub(text: string): string {
-    let out = text;
-    for (const value of this.#values) if (out.includes(value)) out = out.split(value).join(REDACTED);
-    return out;
+    return scrubSecrets(text, this.#values);
   }
 }
 
@@ -62,7 +68,7 @@ function serializeError(error: unknown) {
     delete serialized.requestBody;
     delete serialized.rawError;
     if (typeof serialized.url === 'string')
-      serialized.url = serialized.url.replace(/\/[\w-]{20,}/g, '/[REDACTED]');
+      serialized.url = serialized.url.replace(/\/[\w-]{20,}/g, `/${REDACTED}`);
   }
   return serialized;
 }

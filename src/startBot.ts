@@ -12,6 +12,7 @@ import { createDiscordClient } from './discord/createDiscordClient.js';
 import { InteractionRouter } from './discord/InteractionRouter.js';
 import { generatePassword } from './generatePassword.js';
 import { HostingClient } from './hosting/HostingClient.js';
+import { translator } from './i18n/Translator.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
@@ -113,7 +114,12 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
         store,
         hosting,
         messages,
-        { ...config.watch, channelId: watchChannelId, timeZone: config.hosting.timeZone },
+        {
+          ...config.watch,
+          channelId: watchChannelId,
+          timeZone: config.hosting.timeZone,
+          locale: config.botLocale,
+        },
         logger,
         metrics,
       )
@@ -121,6 +127,8 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;
+  // Audit lines and digests are read by the whole channel: BOT_LOCALE.
+  const channelT = translator(config.botLocale);
   const router = new InteractionRouter({
     commands: deps.commands ?? allCommands,
     hosting,
@@ -131,7 +139,9 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     messages,
     config,
     logger,
-    ...(auditChannelId ? { announce: (event: AuditEvent) => announce(messages, auditChannelId, event) } : {}),
+    ...(auditChannelId
+      ? { announce: (event: AuditEvent) => announce(messages, auditChannelId, event, channelT) }
+      : {}),
     ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
     secrets: deps.secrets,
     generatePassword: deps.generatePassword ?? generatePassword,

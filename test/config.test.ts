@@ -8,6 +8,48 @@ const valid = {
   DISCORD_GUILD_ID: '100000000000000000',
 };
 
+/**
+ * A valid value other than the default for each variable. Which variables there are comes from the
+ * schema (ENVIRONMENT_VARIABLES): a variable added there without a sample here fails the test below.
+ */
+const SAMPLES: Record<string, string | undefined> = {
+  DISCORD_TOKEN: 'discord-token-xyz',
+  DISCORD_APPLICATION_ID: '100000000000000001',
+  DISCORD_GUILD_ID: '100000000000000002',
+  DISCORD_API_URL: 'http://127.0.0.1:3000/api',
+  LOG_LEVEL: 'debug',
+  VIEWER_ROLE_IDS: '100000000000000003',
+  OPERATOR_ROLE_IDS: '100000000000000004',
+  ADMIN_ROLE_IDS: '100000000000000005',
+  OPS_CHANNEL_IDS: '100000000000000006',
+  BOT_LOCALE: 'de',
+  DEFAULT_OWNER_C: 'O-1',
+  DEFAULT_ADMIN_C: 'A-1',
+  DEFAULT_TECH_C: 'T-1',
+  DEFAULT_ZONE_C: 'Z-1',
+  CONFIRM_TIMEOUT_S: '30',
+  HTTP_PORT: '9090',
+  HTTP_HOST: '127.0.0.1',
+  SHUTDOWN_GRACE_MS: '3000',
+  HOSTING_API_URL: 'http://127.0.0.1:9000/api',
+  HOSTING_API_TOKEN: 'hosting-token-xyz',
+  HOSTING_API_TIMEOUT_MS: '2500',
+  HOSTING_API_TIMEZONE: 'America/New_York',
+  HOSTING_API_MAX_CONNECTIONS: '4',
+  HOSTING_API_MAX_URL_BYTES: '4096',
+  DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
+  AUDIT_CHANNEL_ID: '100000000000000007',
+  AUDIT_RETENTION_DAYS: '30',
+  APPROVAL_REQUIRED: 'domain register, musicbot  create',
+  APPROVAL_CHANNEL_ID: '100000000000000008',
+  APPROVAL_TIMEOUT_S: '600',
+  WATCH_CHANNEL_ID: '100000000000000009',
+  WATCH_SCHEDULE: '*/30 6-18 * * 1-5',
+  WATCH_LEAD_DAYS: '7, 60,14 7',
+  WATCH_MENTION_ROLE_IDS: '100000000000000010,100000000000000011',
+  WATCH_CONCURRENCY: '3',
+};
+
 function problems(env: Record<string, string | undefined>): string[] {
   try {
     parseConfig(env);
@@ -87,45 +129,21 @@ describe('parseConfig', () => {
     expect(config.confirmTimeoutMs).toBe(30_000);
   });
 
-  it('reads every variable: each one set to a value other than its default shows in the result', () => {
-    const env: Record<string, string> = {
-      DISCORD_TOKEN: 'discord-token-xyz',
-      DISCORD_APPLICATION_ID: '100000000000000001',
-      DISCORD_GUILD_ID: '100000000000000002',
-      DISCORD_API_URL: 'http://127.0.0.1:3000/api',
-      LOG_LEVEL: 'debug',
-      VIEWER_ROLE_IDS: '100000000000000003',
-      OPERATOR_ROLE_IDS: '100000000000000004',
-      ADMIN_ROLE_IDS: '100000000000000005',
-      OPS_CHANNEL_IDS: '100000000000000006',
-      DEFAULT_OWNER_C: 'O-1',
-      DEFAULT_ADMIN_C: 'A-1',
-      DEFAULT_TECH_C: 'T-1',
-      DEFAULT_ZONE_C: 'Z-1',
-      CONFIRM_TIMEOUT_S: '30',
-      HTTP_PORT: '9090',
-      HTTP_HOST: '127.0.0.1',
-      SHUTDOWN_GRACE_MS: '3000',
-      HOSTING_API_URL: 'http://127.0.0.1:9000/api',
-      HOSTING_API_TOKEN: 'hosting-token-xyz',
-      HOSTING_API_TIMEOUT_MS: '2500',
-      HOSTING_API_TIMEZONE: 'America/New_York',
-      HOSTING_API_MAX_CONNECTIONS: '4',
-      HOSTING_API_MAX_URL_BYTES: '4096',
-      DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
-      AUDIT_CHANNEL_ID: '100000000000000007',
-      AUDIT_RETENTION_DAYS: '30',
-      APPROVAL_REQUIRED: 'domain register, musicbot  create',
-      APPROVAL_CHANNEL_ID: '100000000000000008',
-      APPROVAL_TIMEOUT_S: '600',
-      WATCH_CHANNEL_ID: '100000000000000009',
-      WATCH_SCHEDULE: '*/30 6-18 * * 1-5',
-      WATCH_LEAD_DAYS: '7, 60,14 7',
-      WATCH_MENTION_ROLE_IDS: '100000000000000010,100000000000000011',
-      WATCH_CONCURRENCY: '3',
-    };
-    // A variable added to the schema must be added here too.
-    expect(Object.keys(env).sort()).toEqual([...ENVIRONMENT_VARIABLES].sort());
+  it('has a sample other than the default for every variable the schema reads', () => {
+    expect(ENVIRONMENT_VARIABLES.filter((variable) => SAMPLES[variable] === undefined)).toEqual([]);
+  });
+
+  it.each([...ENVIRONMENT_VARIABLES])(
+    'reads %s: set alone to another value, it changes the configuration',
+    (variable) => {
+      const base = parseConfig(valid);
+      const changed = parseConfig({ ...valid, [variable]: SAMPLES[variable] });
+      expect(changed).not.toEqual(base);
+    },
+  );
+
+  it('reads every variable into its place: all of them set at once', () => {
+    const env = Object.fromEntries(ENVIRONMENT_VARIABLES.map((variable) => [variable, SAMPLES[variable]]));
     const config = parseConfig(env);
     expect(config).toEqual({
       discord: {
@@ -167,8 +185,16 @@ describe('parseConfig', () => {
         mentionRoleIds: ['100000000000000010', '100000000000000011'],
         concurrency: 3,
       },
+      botLocale: 'de',
       logLevel: 'debug',
     });
+  });
+
+  it('accepts CONFIRM_TIMEOUT_S from 10 to 840 s and HOSTING_API_MAX_CONNECTIONS from 1 to 256', () => {
+    expect(parseConfig({ ...valid, CONFIRM_TIMEOUT_S: '10' }).confirmTimeoutMs).toBe(10_000);
+    expect(parseConfig({ ...valid, CONFIRM_TIMEOUT_S: '840' }).confirmTimeoutMs).toBe(840_000);
+    expect(parseConfig({ ...valid, HOSTING_API_MAX_CONNECTIONS: '1' }).hosting.maxConnections).toBe(1);
+    expect(parseConfig({ ...valid, HOSTING_API_MAX_CONNECTIONS: '256' }).hosting.maxConnections).toBe(256);
   });
 
   it('reads a cron schedule with seconds, and never runs more lookups than the pool has connections', () => {
@@ -205,7 +231,12 @@ describe('parseConfig', () => {
     ['LOG_LEVEL', 'loud', 'info'],
     ['DISCORD_GUILD_ID', 'my-guild', 'Discord id'],
     ['OPERATOR_ROLE_IDS', '123,abc', 'Discord ids'],
+    ['CONFIRM_TIMEOUT_S', '9', '>=10'],
+    ['CONFIRM_TIMEOUT_S', '841', '<=840'],
     ['CONFIRM_TIMEOUT_S', '3600', '<=840'],
+    ['HOSTING_API_MAX_CONNECTIONS', '0', '>=1'],
+    ['HOSTING_API_MAX_CONNECTIONS', '257', '<=256'],
+    ['HOSTING_API_MAX_CONNECTIONS', 'ten', 'whole number'],
     ['DISCORD_API_URL', 'discord.com', 'http:// or https://'],
     ['DATABASE_URL', 'mysql://db/hostops', 'sqlite: or postgres://'],
     ['AUDIT_CHANNEL_ID', '#audit', 'Discord id'],

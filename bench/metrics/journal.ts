@@ -40,6 +40,7 @@ export const journal: Metric = {
           preview: { title: 'Set reverse DNS', fields: [] },
           requestedById: '100000000000000001',
           requestedByName: 'bench',
+          locale: 'en',
           guildId: '100000000000000002',
           channelId: '100000000000000003',
           state: 'pending',

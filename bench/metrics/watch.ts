@@ -207,6 +207,7 @@ export const watch: Metric = {
           mentionRoleIds: [ROLE],
           concurrency: CONCURRENCY,
           timeZone: ZONE,
+          locale: 'en',
         },
         logger,
       );

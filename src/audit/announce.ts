@@ -1,19 +1,35 @@
 import { userMention } from 'discord.js';
 import type { BotMessages } from '../discord/ChangeFlow.js';
 import { escapeUserText } from '../discord/render/escapeUserText.js';
+import type { Translator } from '../i18n/Translator.js';
 import type { AuditEvent } from './AuditTrail.js';
 import { OUTCOME_MARK } from './renderAudit.js';
 
-/** One compact line: outcome, command, target, who, reference. */
-export function auditLine(event: AuditEvent): string {
-  const command = `/${event.command}${event.subcommand ? ` ${event.subcommand}` : ''}`;
-  const target = event.target ? ` · ${escapeUserText(event.target, 200)}` : '';
-  const detail = event.detail ? ` (${escapeUserText(event.detail, 60)})` : '';
-  const who = `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`;
-  return `${OUTCOME_MARK[event.outcome] ?? '•'} **${event.outcome}**${detail} · \`${command}\`${target} · by ${who} · ref \`${event.correlationId}\``;
+/**
+ * One compact line: outcome, command, target, who, reference. The audit channel is public: `t` is
+ * BOT_LOCALE's. The outcome stays as stored (the value /audit's `outcome` option filters by).
+ */
+export function auditLine(event: AuditEvent, t: Translator): string {
+  return t('audit.line', {
+    mark: OUTCOME_MARK[event.outcome] ?? '•',
+    outcome: event.outcome,
+    detail: event.detail ? ` (${escapeUserText(event.detail, 60)})` : '',
+    command: `/${event.command}${event.subcommand ? ` ${event.subcommand}` : ''}`,
+    target: event.target ? ` · ${escapeUserText(event.target, 200)}` : '',
+    who: `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`,
+    reference: event.correlationId,
+  });
 }
 
-/** Posts the line in the audit channel, as the bot, pinging nobody (not even the user named). */
-export async function announce(messages: BotMessages, channelId: string, event: AuditEvent): Promise<void> {
-  await messages.post(channelId, { content: auditLine(event) });
+/**
+ * Posts the line in the audit channel, as the bot, pinging nobody (not even the user named), in the
+ * channel's language: pass `translator(config.botLocale)`.
+ */
+export async function announce(
+  messages: BotMessages,
+  channelId: string,
+  event: AuditEvent,
+  t: Translator,
+): Promise<void> {
+  await messages.post(channelId, { content: auditLine(event, t) });
 }

@@ -1,5 +1,10 @@
 import type { AuditEntry } from '../store/index.js';
 
+/**
+ * Not translated, whatever the invoker's language: a CSV export is data, not prose. Column names,
+ * outcomes, ISO 8601 times and plain numbers stay machine-readable English, so a script or a
+ * spreadsheet reads every export alike.
+ */
 export const AUDIT_CSV_HEADER = [
   'at',
   'user_id',

@@ -12,6 +12,7 @@ import type { ReplyBody } from '../discord/CommandModule.js';
 import { Colour } from '../discord/render/colours.js';
 import { escapeUserText } from '../discord/render/escapeUserText.js';
 import { literal } from '../discord/render/literal.js';
+import type { Translator } from '../i18n/Translator.js';
 import type { AuditEntry } from '../store/index.js';
 import { cutText } from '../text/cutText.js';
 
@@ -57,13 +58,19 @@ export const OUTCOME_MARK: Record<string, string> = {
 };
 
 /** The filter as a phrase: "since …, by @someone, command `/domain register`, outcome ok, target containing `x`". */
-export function describeAuditFilter(filter: AuditFilterView): string {
-  const parts = [`since ${time(filter.since, TimestampStyles.LongDateShortTime)}`];
-  if (filter.userId !== undefined) parts.push(`by ${userMention(filter.userId)}`);
-  if (filter.command !== undefined) parts.push(`command ${literal(`/${filter.command}`)}`);
-  if (filter.outcome !== undefined) parts.push(`outcome ${escapeUserText(filter.outcome, 20)}`);
+export function describeAuditFilter(filter: AuditFilterView, t: Translator): string {
+  const parts = [t('audit.filter.since', { when: time(filter.since, TimestampStyles.LongDateShortTime) })];
+  if (filter.userId !== undefined) parts.push(t('audit.filter.by', { user: userMention(filter.userId) }));
+  if (filter.command !== undefined) {
+    parts.push(t('audit.filter.command', { command: literal(`/${filter.command}`) }));
+  }
+  if (filter.outcome !== undefined) {
+    parts.push(t('audit.filter.outcome', { outcome: escapeUserText(filter.outcome, 20) }));
+  }
   // Exactly as searched for: the target passed the option rules (no hidden characters, one line).
-  if (filter.target !== undefined) parts.push(`target containing ${literal(cutText(filter.target, 100))}`);
+  if (filter.target !== undefined) {
+    parts.push(t('audit.filter.target', { target: literal(cutText(filter.target, 100)) }));
+  }
   return parts.join(', ');
 }
 
@@ -91,15 +98,18 @@ function button(customId: string, label: string, disabled: boolean): APIButtonCo
   return { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId, label, disabled };
 }
 
-/** One page of matches as an embed, with Newer/Older buttons (disabled at either end). */
-export function renderAuditPage(page: AuditPage): ReplyBody {
-  const words = describeAuditFilter(page.filter);
+/**
+ * One page of matches as an embed, with Newer/Older buttons (disabled at either end); /audit answers
+ * only the invoker, so `t` is their language.
+ */
+export function renderAuditPage(page: AuditPage, t: Translator): ReplyBody {
+  const words = describeAuditFilter(page.filter, t);
   const note = page.exportNote === undefined ? '' : `\n\n${page.exportNote}`;
   if (page.rows.length === 0) {
     const embed: APIEmbed = {
-      title: 'Audit trail',
+      title: t('audit.title'),
       color: Colour.neutral,
-      description: cutText(`No audit entries match: ${words}.${note}`, DESCRIPTION_LIMIT),
+      description: cutText(`${t('audit.no_match', { filter: words })}${note}`, DESCRIPTION_LIMIT),
     };
     return { embeds: [embed], components: [] };
   }
@@ -107,18 +117,16 @@ export function renderAuditPage(page: AuditPage): ReplyBody {
   const last = page.offset + page.rows.length;
   const lines = page.rows.map(renderAuditLine).join('\n');
   const embed: APIEmbed = {
-    title: 'Audit trail',
+    title: t('audit.title'),
     color: Colour.info,
-    description: cutText(`Entries ${words}:\n\n${lines}${note}`, DESCRIPTION_LIMIT),
-    footer: {
-      text: `Matches ${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${page.total.toLocaleString('en-US')}`,
-    },
+    description: cutText(`${t('audit.entries', { filter: words })}\n\n${lines}${note}`, DESCRIPTION_LIMIT),
+    footer: { text: t('audit.footer', { first, last, total: page.total }) },
   };
   const row: APIActionRowComponent<APIButtonComponent> = {
     type: ComponentType.ActionRow,
     components: [
-      button(page.newerId, '◀ Newer', page.offset === 0),
-      button(page.olderId, 'Older ▶', last >= page.total),
+      button(page.newerId, t('audit.newer'), page.offset === 0),
+      button(page.olderId, t('audit.older'), last >= page.total),
     ],
   };
   return { embeds: [embed], components: [row] };

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyChangeSpec } from '../discord/CommandModule.js';
+import type { Locale } from '../i18n/locales.js';
+import { translator } from '../i18n/Translator.js';
 import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
 
@@ -8,6 +10,8 @@ export interface Requester {
   name: string;
   guildId: string | null;
   channelId: string | null;
+  /** Their language: the prompt, and the record's preview, are written in it. */
+  locale: Locale;
 }
 
 /** Where a change ends once it has been sent. */
@@ -47,7 +51,7 @@ export class ChangeJournal {
       target: spec.target(parameters),
       parameters: { ...parameters },
       // The stored preview is for the record's history: never with a secret in it.
-      preview: spec.preview(masked(spec, parameters)),
+      preview: spec.preview(masked(spec, parameters), translator(requester.locale)),
       requestedById: requester.id,
       requestedByName: requester.name,
       guildId: requester.guildId,
@@ -60,6 +64,7 @@ export class ChangeJournal {
       expiresAt: new Date(now.getTime() + this.#timeoutMs),
       replicaId: null,
       approval: null,
+      locale: requester.locale,
     };
     await this.#store.changes.insert(record);
     return record;

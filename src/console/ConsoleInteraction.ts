@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ApplicationCommandOptionType, type Interaction, MessageFlags } from 'discord.js';
+import type { Locale } from '../i18n/locales.js';
 import type { ParsedCommand, ParsedOption } from './parseCommandLine.js';
 
 /**
@@ -15,7 +16,12 @@ export interface ConsoleActor {
   roleIds: readonly string[];
   guildId: string;
   channelId: string;
+  /** The language of the terminal (LANG …), sent as a Discord client sends its own. */
+  locale: Locale;
 }
+
+/** What a Discord client of each language puts in `interaction.locale`. */
+const DISCORD_LOCALE: Record<Locale, string> = { en: 'en-US', de: 'de' };
 
 export type SentKind = 'reply' | 'deferReply' | 'editReply' | 'followUp' | 'update' | 'showModal' | 'respond';
 
@@ -57,6 +63,8 @@ abstract class ConsoleInteractionBase {
   readonly guildId: string;
   readonly channelId: string;
   readonly authorizingIntegrationOwners: { guildId: string; '0': string };
+  readonly locale: string;
+  readonly guildLocale: string;
   readonly createdTimestamp = Date.now();
   deferred = false;
   replied = false;
@@ -69,6 +77,8 @@ abstract class ConsoleInteractionBase {
     this.guildId = actor.guildId;
     this.channelId = actor.channelId;
     this.authorizingIntegrationOwners = { guildId: actor.guildId, '0': actor.guildId };
+    this.locale = DISCORD_LOCALE[actor.locale];
+    this.guildLocale = this.locale;
     this.#listener = listener;
   }
 
@@ -277,10 +287,17 @@ class ConsoleButton extends ConsoleInteractionBase {
   readonly type = 3;
   readonly componentType = 2;
   readonly customId: string;
+  /** The message the button is on: only whether it is ephemeral (`message.flags.has('Ephemeral')`). */
+  readonly message: { flags: { has(flag: unknown): boolean } };
 
-  constructor(actor: ConsoleActor, listener: SentListener, customId: string) {
+  constructor(actor: ConsoleActor, listener: SentListener, customId: string, ephemeral: boolean) {
     super(actor, listener);
     this.customId = customId;
+    this.message = {
+      flags: {
+        has: (flag: unknown) => ephemeral && (flag === 'Ephemeral' || flag === MessageFlags.Ephemeral),
+      },
+    };
   }
   override isButton(): boolean {
     return true;
@@ -354,13 +371,17 @@ export function chatInputInteraction(
   return new ConsoleChatInput(actor, listener, command) as unknown as Interaction;
 }
 
-/** A button press on one of the answers (Confirm, Cancel, paging …). */
+/**
+ * A button press on one of the answers (Confirm, Cancel, paging …); `ephemeral`: whether the message
+ * it is on was one only the invoker saw (change prompts are).
+ */
 export function buttonInteraction(
   actor: ConsoleActor,
   listener: SentListener,
   customId: string,
+  ephemeral = true,
 ): Interaction {
-  return new ConsoleButton(actor, listener, customId) as unknown as Interaction;
+  return new ConsoleButton(actor, listener, customId, ephemeral) as unknown as Interaction;
 }
 
 /** A submitted form (the multi-line editor of `/domain dns`). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Config, configSchema, parseConfig } from '../config.js';
+import { type Locale, pickLocale } from '../i18n/locales.js';
 import { SANDBOX_URL } from '../sandbox/sandboxMode.js';
 
 /** The tiers one can act as in the console. */
@@ -37,7 +38,20 @@ export const CONSOLE_VARIABLES = [
   'DEFAULT_ZONE_C',
   'CONFIRM_TIMEOUT_S',
   'AUDIT_RETENTION_DAYS',
+  'BOT_LOCALE',
+  // Known so the console refuses what needs a second person, rather than skipping the approval.
+  'APPROVAL_REQUIRED',
 ] as const;
+
+/**
+ * The terminal's language, as POSIX chooses the one for messages: LC_ALL, else LC_MESSAGES, else LANG
+ * (the first that is set and not empty). `de_DE.UTF-8` → German; anything else (C, POSIX, en_US…) →
+ * English.
+ */
+export function consoleLocale(env: Record<string, string | undefined>): Locale {
+  const chosen = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '');
+  return pickLocale(chosen);
+}
 
 /**
  * The bot's configuration schema, fed the console's variables plus fixed stand-ins for everything
@@ -49,6 +63,10 @@ export function consoleConfig(env: Record<string, string | undefined>): Config {
   for (const name of CONSOLE_VARIABLES) picked[name] = env[name];
   if (picked.HOSTING_API_URL === undefined || picked.HOSTING_API_URL.trim() === '') {
     picked.HOSTING_API_URL = SANDBOX_URL;
+  }
+  // The console's one reader sees the "channel" messages too: they follow the terminal's language.
+  if (picked.BOT_LOCALE === undefined || picked.BOT_LOCALE.trim() === '') {
+    picked.BOT_LOCALE = consoleLocale(env);
   }
   return parseConfig(
     {

@@ -4,6 +4,9 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { commandTexts } from '../i18n/commandTexts.js';
+import type { Locale } from '../i18n/locales.js';
+import { type Message, message, translator } from '../i18n/Translator.js';
 
 /** One option as the command line set it, converted to the type its definition declares. */
 export interface ParsedOption {
@@ -22,9 +25,22 @@ export interface ParsedCommand {
   label: string;
 }
 
-/** What the user typed cannot be run: unknown command or option, missing or malformed value. */
+/**
+ * What the user typed cannot be run: unknown command or option, missing or malformed value. `text` is
+ * the problem for the reader's language (`message` is its English words).
+ */
 export class CommandLineError extends Error {
   override readonly name = 'CommandLineError';
+  readonly text: Message;
+
+  /** `refused`: the line is fine, but the console may not run it (exit code 3, not 2). */
+  constructor(
+    text: Message,
+    readonly refused = false,
+  ) {
+    super(translator('en').render(text));
+    this.text = text;
+  }
 }
 
 type Definition = Pick<RESTPostAPIChatInputApplicationCommandsJSONBody, 'name' | 'options' | 'description'>;
@@ -71,7 +87,11 @@ export function tokenize(line: string): Token[] {
     current += char;
     started = true;
   }
-  if (quote) throw new CommandLineError(`unclosed ${quote === '"' ? 'double' : 'single'} quote`);
+  if (quote) {
+    throw new CommandLineError(
+      message(quote === '"' ? 'console.line.unclosed_double' : 'console.line.unclosed_single'),
+    );
+  }
   if (started) tokens.push({ text: current, quoted });
   return tokens;
 }
@@ -101,18 +121,32 @@ const OPTION_NAME = /^([\p{Ll}\p{Lo}\p{N}_-]{1,32}):(.*)$/su;
  * order (then the optional ones), `name:value` sets any option, and each value is converted and
  * checked as Discord's client would (type, choices, limits, required options).
  */
-export function parseCommandLine(line: string, definitions: readonly Definition[]): ParsedCommand {
+export function parseCommandLine(
+  line: string,
+  definitions: readonly Definition[],
+  locale: Locale = 'en',
+): ParsedCommand {
+  // The names Discord shows in this language are taken too (`/domain ablauf`), beside the English ones.
+  const texts = locale === 'en' ? undefined : commandTexts[locale];
+  const named = (name: string, key: string, typed: string) => name === typed || texts?.[key]?.name === typed;
   const tokens = tokenize(line.trim());
   const first = tokens.shift();
-  if (!first) throw new CommandLineError('empty command');
+  if (!first) throw new CommandLineError(message('console.line.empty'));
   const commandName = first.text.replace(/^\//, '').toLowerCase();
-  const definition = definitions.find((d) => d.name === commandName);
+  const definition =
+    definitions.find((d) => d.name === commandName) ??
+    definitions.find((d) => named(d.name, d.name, commandName));
   if (!definition) {
     throw new CommandLineError(
-      `unknown command /${commandName}; commands: ${definitions.map((d) => `/${d.name}`).join(', ')}`,
+      message('console.line.unknown_command', {
+        command: commandName,
+        commands: definitions.map((d) => `/${d.name}`).join(', '),
+      }),
     );
   }
   let path = `/${definition.name}`;
+  /** `domain.expiry`: where the texts of this level's options are (see commandPaths). */
+  let key = definition.name;
   let group: string | null = null;
   let subcommand: string | null = null;
   let options = definition.options as readonly APIApplicationCommandOption[] | undefined;
@@ -122,31 +156,42 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
     if (nested.length === 0) break;
     const token = tokens.shift();
     const names = nested.map((o) => o.name).join(', ');
-    if (!token) throw new CommandLineError(`${path} needs a subcommand: ${names}`);
-    const found = nested.find((o) => o.name === token.text.toLowerCase());
-    if (!found)
-      throw new CommandLineError(`${path} has no subcommand ${token.text}; choose one of: ${names}`);
+    if (!token) throw new CommandLineError(message('console.line.needs_subcommand', { path, names }));
+    const typed = token.text.toLowerCase();
+    const found =
+      nested.find((o) => o.name === typed) ?? nested.find((o) => named(o.name, `${key}.${o.name}`, typed));
+    if (!found) {
+      throw new CommandLineError(message('console.line.no_subcommand', { path, name: token.text, names }));
+    }
     if (found.type === ApplicationCommandOptionType.SubcommandGroup) group = found.name;
     else subcommand = found.name;
     path += ` ${found.name}`;
+    key += `.${found.name}`;
     options = found.options;
   }
   const declared = valueOptions(options);
   const values = new Map<string, ParsedOption>();
   const positional: string[] = [];
   for (const token of tokens) {
-    const named = token.quoted ? null : OPTION_NAME.exec(token.text);
-    if (named) {
-      const [, rawName = '', value = ''] = named;
-      const option = declared.find((o) => o.name === rawName.toLowerCase());
+    const nameValue = token.quoted ? null : OPTION_NAME.exec(token.text);
+    if (nameValue) {
+      const [, rawName = '', value = ''] = nameValue;
+      const typed = rawName.toLowerCase();
+      const option =
+        declared.find((o) => o.name === typed) ??
+        declared.find((o) => named(o.name, `${key}.${o.name}`, typed));
       if (option) {
-        if (values.has(option.name)) throw new CommandLineError(`option ${option.name} is given twice`);
-        values.set(option.name, convert(option, value));
+        if (values.has(option.name)) {
+          throw new CommandLineError(message('console.line.option_twice', { option: option.name }));
+        }
+        values.set(option.name, convert(option, value, `${key}.${option.name}`, texts));
         continue;
       }
       // Looks like an option name (letters only, as HostOps names them) but is none: say so.
-      if (/^[a-z_]+$/i.test(rawName)) {
-        throw new CommandLineError(`${path} has no option ${rawName}; ${describeOptions(declared)}`);
+      if (/^[\p{L}_]+$/u.test(rawName)) {
+        throw new CommandLineError(
+          message('console.line.no_option', { path, name: rawName, options: describeOptions(declared) }),
+        );
       }
     }
     positional.push(token.text);
@@ -160,16 +205,17 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
     const option = open.shift();
     if (!option) {
       throw new CommandLineError(
-        `too many values for ${path}: ${JSON.stringify(value)} is not taken by any option (quote values with spaces)`,
+        message('console.line.too_many_values', { path, value: JSON.stringify(value) }),
       );
     }
-    values.set(option.name, convert(option, value));
+    values.set(option.name, convert(option, value, `${key}.${option.name}`, texts));
   }
   const missing = declared.filter((o) => o.required && !values.has(o.name));
   if (missing.length > 0) {
-    throw new CommandLineError(
-      `${path} is missing ${missing.map((o) => `${o.name} (${o.description})`).join(', ')}`,
+    const described = missing.map(
+      (o) => `${o.name} (${texts?.[`${key}.${o.name}`]?.description ?? o.description})`,
     );
+    throw new CommandLineError(message('console.line.missing', { path, options: described.join(', ') }));
   }
   // In definition order, as Discord sends them.
   const ordered = declared.flatMap((o) => {
@@ -179,47 +225,68 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   return { commandName: definition.name, group, subcommand, options: ordered, label: path };
 }
 
-function describeOptions(options: readonly APIApplicationCommandBasicOption[]): string {
-  if (options.length === 0) return 'it takes no options';
-  return `its options: ${options.map((o) => (o.required ? o.name : `[${o.name}]`)).join(' ')}`;
+function describeOptions(options: readonly APIApplicationCommandBasicOption[]): Message {
+  if (options.length === 0) return message('console.line.takes_no_options');
+  return message('console.line.its_options', {
+    options: options.map((o) => (o.required ? o.name : `[${o.name}]`)).join(' '),
+  });
 }
 
-const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
-const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
+const TRUE = new Set(['true', 'yes', 'y', '1', 'on', 'ja', 'j']);
+const FALSE = new Set(['false', 'no', 'n', '0', 'off', 'nein']);
 
-/** The typed text as the option's type, within the limits its definition declares. */
-function convert(option: APIApplicationCommandBasicOption, raw: string): ParsedOption {
+/**
+ * The typed text as the option's type, within the limits its definition declares. `key` and `texts`:
+ * where this option's choices are named in the console's language, if not English.
+ */
+function convert(
+  option: APIApplicationCommandBasicOption,
+  raw: string,
+  key: string,
+  texts: (typeof commandTexts)[keyof typeof commandTexts] | undefined,
+): ParsedOption {
   const { name, type } = option;
-  const fail = (why: string): never => {
-    throw new CommandLineError(`option ${name}: ${why}`);
+  const fail = (problem: Message): never => {
+    throw new CommandLineError(message('console.line.option', { option: name, problem }));
   };
+  const quoted = JSON.stringify(raw);
   let value: string | number | boolean;
   switch (type) {
     case ApplicationCommandOptionType.Integer:
     case ApplicationCommandOptionType.Number: {
       const integer = type === ApplicationCommandOptionType.Integer;
       const pattern = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-      if (!pattern.test(raw))
-        fail(`${JSON.stringify(raw)} is not ${integer ? 'a whole number' : 'a number'}`);
+      if (!pattern.test(raw)) {
+        fail(
+          message(integer ? 'console.line.not_whole_number' : 'console.line.not_number', { value: quoted }),
+        );
+      }
       value = Number(raw);
-      if (integer && !Number.isSafeInteger(value)) fail(`${raw} is too large`);
+      if (integer && !Number.isSafeInteger(value)) fail(message('console.line.too_large', { value: raw }));
       const { min_value: min, max_value: max } = option as { min_value?: number; max_value?: number };
-      if (min !== undefined && value < min) fail(`${raw} is below the minimum of ${min}`);
-      if (max !== undefined && value > max) fail(`${raw} is above the maximum of ${max}`);
+      // The limits as the definition writes them (no digit grouping: they are typed that way).
+      if (min !== undefined && value < min) {
+        fail(message('console.line.below_minimum', { value: raw, minimum: String(min) }));
+      }
+      if (max !== undefined && value > max) {
+        fail(message('console.line.above_maximum', { value: raw, maximum: String(max) }));
+      }
       break;
     }
     case ApplicationCommandOptionType.Boolean: {
       const lower = raw.toLowerCase();
       if (TRUE.has(lower)) value = true;
       else if (FALSE.has(lower)) value = false;
-      else return fail(`${JSON.stringify(raw)} is not true or false`);
+      else return fail(message('console.line.not_boolean', { value: quoted }));
       break;
     }
     case ApplicationCommandOptionType.String: {
       const { min_length: min, max_length: max } = option as { min_length?: number; max_length?: number };
-      if (raw === '') fail('is empty');
-      if (min !== undefined && raw.length < min) fail(`is shorter than ${min} characters`);
-      if (max !== undefined && raw.length > max) fail(`is longer than ${max} characters`);
+      if (raw === '') fail(message('console.line.empty_value'));
+      if (min !== undefined && raw.length < min)
+        fail(message('console.line.too_short', { length: String(min) }));
+      if (max !== undefined && raw.length > max)
+        fail(message('console.line.too_long', { length: String(max) }));
       value = raw;
       break;
     }
@@ -228,18 +295,27 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): ParsedO
     case ApplicationCommandOptionType.Role:
     case ApplicationCommandOptionType.Channel: {
       const id = /^(?:<[@#]?[!&]?)?(\d{17,20})>?$/.exec(raw)?.[1];
-      if (!id) return fail(`${JSON.stringify(raw)} is not a Discord id (17–20 digits)`);
+      if (!id) return fail(message('console.line.not_discord_id', { value: quoted }));
       value = id;
       break;
     }
     default:
-      return fail('this kind of option (a file) cannot be given in the console');
+      return fail(message('console.line.no_files'));
   }
   const choices = (option as { choices?: { name: string; value: string | number }[] }).choices;
   if (choices && choices.length > 0) {
-    const choice = choices.find((c) => c.value === value || c.name === raw || c.name === `/${raw}`);
-    if (!choice) fail(`${JSON.stringify(raw)} is not one of: ${choices.map((c) => c.value).join(', ')}`);
-    else value = choice.value;
+    const local = (c: { value: string | number }) => texts?.[`${key}=${c.value}`]?.name;
+    const choice =
+      choices.find((c) => c.value === value || c.name === raw || c.name === `/${raw}`) ??
+      choices.find((c) => local(c) !== undefined && (local(c) === raw || local(c) === `/${raw}`));
+    if (!choice) {
+      fail(
+        message('console.line.not_a_choice', {
+          value: quoted,
+          choices: choices.map((c) => c.value).join(', '),
+        }),
+      );
+    } else value = choice.value;
   }
   return { name, type, value };
 }

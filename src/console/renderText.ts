@@ -1,5 +1,6 @@
 import type { APIEmbed } from 'discord.js';
 import { Colour } from '../discord/render/colours.js';
+import { type Translator, translator } from '../i18n/Translator.js';
 
 /** How a terminal shows what would have been a Discord message. */
 export interface RenderOptions {
@@ -15,6 +16,16 @@ export interface RenderOptions {
   };
   /** For relative times ("in 2 minutes"); tests pin it. */
   now?: () => Date;
+  /** The console's language: labels, dates and relative times (default English). */
+  t?: Translator;
+}
+
+const english = translator('en');
+
+/** A date locale per language: English keeps the day-month-year order of `en-GB`. */
+function dateLocale(options: RenderOptions): string {
+  const locale = (options.t ?? english).locale;
+  return locale === 'en' ? 'en-GB' : locale;
 }
 
 /** A message body as the router sends it (files already attachments or still text files). */
@@ -42,13 +53,14 @@ const ANSI = {
 } as const;
 
 /** The embed's colour as a status word (plain) or a coloured marker. */
-const STATUS: Record<number, { word: string; mark: string; ansi: string }> = {
-  [Colour.success]: { word: 'ok', mark: '●', ansi: ANSI.green },
-  [Colour.danger]: { word: 'error', mark: '●', ansi: ANSI.red },
-  [Colour.warning]: { word: 'warning', mark: '●', ansi: ANSI.yellow },
-  [Colour.orange]: { word: 'attention', mark: '●', ansi: ANSI.orange },
-  [Colour.neutral]: { word: 'note', mark: '●', ansi: ANSI.grey },
-  [Colour.info]: { word: 'info', mark: '●', ansi: ANSI.blue },
+type StatusWord = `console.status.${'ok' | 'error' | 'warning' | 'attention' | 'note' | 'info'}`;
+const STATUS: Record<number, { word: StatusWord; mark: string; ansi: string }> = {
+  [Colour.success]: { word: 'console.status.ok', mark: '●', ansi: ANSI.green },
+  [Colour.danger]: { word: 'console.status.error', mark: '●', ansi: ANSI.red },
+  [Colour.warning]: { word: 'console.status.warning', mark: '●', ansi: ANSI.yellow },
+  [Colour.orange]: { word: 'console.status.attention', mark: '●', ansi: ANSI.orange },
+  [Colour.neutral]: { word: 'console.status.note', mark: '●', ansi: ANSI.grey },
+  [Colour.info]: { word: 'console.status.info', mark: '●', ansi: ANSI.blue },
 };
 
 /** Colour is used when the stream is a terminal that has colours and NO_COLOR is not set. */
@@ -70,18 +82,19 @@ function paint(options: RenderOptions, codes: string, text: string): string {
 export function formatTimestamp(seconds: number, style: string, options: RenderOptions): string {
   const date = new Date(seconds * 1000);
   const zone = options.timeZone ? { timeZone: options.timeZone } : {};
-  const dateText = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', ...zone }).format(date);
-  const timeText = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', ...zone }).format(date);
-  const seconds_ = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', ...zone }).format(date);
-  const full = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', ...zone }).format(
+  const locale = dateLocale(options);
+  const dateText = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...zone }).format(date);
+  const timeText = new Intl.DateTimeFormat(locale, { timeStyle: 'short', ...zone }).format(date);
+  const seconds_ = new Intl.DateTimeFormat(locale, { timeStyle: 'medium', ...zone }).format(date);
+  const full = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', ...zone }).format(
     date,
   );
-  const short = new Intl.DateTimeFormat('en-GB', { dateStyle: 'short', ...zone }).format(date);
+  const short = new Intl.DateTimeFormat(locale, { dateStyle: 'short', ...zone }).format(date);
   switch (style) {
     case 'R': {
       const now = options.now?.() ?? new Date();
       const within = Math.abs(date.getTime() - now.getTime()) < 86_400_000;
-      return `${relative(date, now)}${within ? ` (${timeText})` : ''}`;
+      return `${relative(date, now, (options.t ?? english).locale)}${within ? ` (${timeText})` : ''}`;
     }
     case 'D':
       return dateText;
@@ -98,9 +111,9 @@ export function formatTimestamp(seconds: number, style: string, options: RenderO
   }
 }
 
-function relative(date: Date, now: Date): string {
+function relative(date: Date, now: Date, locale: string): string {
   const diff = (date.getTime() - now.getTime()) / 1000;
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const units: [Intl.RelativeTimeFormatUnit, number][] = [
     ['year', 365 * 86400],
     ['month', 30 * 86400],
@@ -232,7 +245,9 @@ function findFence(text: string, from: number, fence: string): number {
 function status(colour: number | undefined, options: RenderOptions): string {
   const known = colour === undefined ? undefined : STATUS[colour];
   if (!known) return '';
-  return options.colour ? `${known.ansi}${known.mark}${ANSI.reset} ` : `[${known.word}] `;
+  return options.colour
+    ? `${known.ansi}${known.mark}${ANSI.reset} `
+    : `[${(options.t ?? english)(known.word)}] `;
 }
 
 function indent(text: string, prefix: string): string {
@@ -292,15 +307,17 @@ export function renderMessage(body: MessageLike, options: RenderOptions): string
   }
   const buttons = buttonsOf(body);
   if (buttons.length > 0) {
-    parts.push(
-      paint(
-        options,
-        ANSI.dim,
-        `Type ${buttons.map((b) => paint(options, ANSI.bold, b.label.toLowerCase())).join(' or ')}.`,
-      ),
-    );
+    const t = options.t ?? english;
+    const words = buttons.map((b) => paint(options, ANSI.bold, b.label.toLowerCase()));
+    parts.push(paint(options, ANSI.dim, t('console.type_buttons', { buttons: either(words, t) })));
   }
   return parts.join('\n');
+}
+
+/** `a or b or c` / `a oder b oder c`: the words one may type. */
+export function either(words: readonly string[], t: Translator = english): string {
+  if (words.length === 0) return '';
+  return words.reduce((first, second) => t('console.either', { first, second }));
 }
 
 /** A file's text, whether still a PreviewFile or already an attachment. */

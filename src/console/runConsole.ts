@@ -14,6 +14,8 @@ import type { CommandOutcome } from '../discord/describeError.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
 import { generatePassword } from '../generatePassword.js';
 import { HostingClient } from '../hosting/HostingClient.js';
+import type { Locale } from '../i18n/locales.js';
+import { message, type Translator, translator } from '../i18n/Translator.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openHostingEndpoint } from '../sandbox/hostingEndpoint.js';
 import { openStore, Presence, redactDatabaseUrl, StoreOpenError } from '../store/index.js';
@@ -32,11 +34,13 @@ import {
   CONSOLE_TIERS,
   type ConsoleTier,
   consoleConfig,
+  consoleLocale,
   consoleUserId,
 } from './consoleConfig.js';
 import { CommandLineError, nestedOptions, parseCommandLine, valueOptions } from './parseCommandLine.js';
 import {
   buttonsOf,
+  either,
   fileText,
   type MessageLike,
   type RenderOptions,
@@ -77,17 +81,7 @@ export interface ConsoleArgs {
   command: string | undefined;
 }
 
-const USAGE = `Usage: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/command …"]
-
-Without a command: an interactive session (Tab completes, /help lists the commands, exit quits).
-With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 change not sent).
-  --as TIER   act with this tier (default viewer); the same gates apply as in Discord
-  --yes       confirm a change without asking (one-shot); without it a change only shows its preview
-  --json      print the answer's messages as JSON
-  --no-color  plain text (also NO_COLOR=1)
-  --verbose   log lines on stderr
-Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`;
-
+/** Throws CommandLineError for an unknown flag or tier. */
 export function parseArgs(argv: readonly string[]): ConsoleArgs {
   const args: ConsoleArgs = {
     as: 'viewer',
@@ -104,7 +98,7 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     if (arg === '--as' || arg.startsWith('--as=')) {
       const value = arg === '--as' ? argv[++index] : arg.slice('--as='.length);
       if (!CONSOLE_TIERS.includes(value as ConsoleTier)) {
-        throw new CommandLineError(`--as takes one of ${CONSOLE_TIERS.join(', ')}`);
+        throw new CommandLineError(message('console.args.as', { tiers: CONSOLE_TIERS.join(', ') }));
       }
       args.as = value as ConsoleTier;
     } else if (arg === '--yes' || arg === '-y') args.yes = true;
@@ -113,7 +107,11 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     else if (arg === '--no-color' || arg === '--no-colour') args.noColour = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '--') continue;
-    else if (arg.startsWith('--')) throw new CommandLineError(`unknown flag ${arg}\n${USAGE}`);
+    else if (arg.startsWith('--')) {
+      throw new CommandLineError(
+        message('console.args.unknown_flag', { flag: arg, usage: message('console.usage') }),
+      );
+    }
     // Words the shell split: put quotes back around those that held spaces.
     else words.push(words.length > 0 && /\s/.test(arg) && !/["']/.test(arg) ? quoteWord(arg) : arg);
   }
@@ -155,6 +153,8 @@ export class ConsoleSession {
   readonly actor: ConsoleActor;
   readonly commands: readonly CommandModule[];
   readonly config: Config;
+  /** The terminal's language: what the console user's "client" speaks. */
+  readonly t: Translator;
   #current: Exchange | undefined;
   /** Called for every response, as it is sent (interactive mode prints it). */
   onSent: ((sent: Sent, late: boolean) => void) | undefined;
@@ -173,6 +173,7 @@ export class ConsoleSession {
     this.actor = actor;
     this.config = config;
     this.commands = commands;
+    this.t = translator(actor.locale);
     this.#close = close;
   }
 
@@ -184,6 +185,8 @@ export class ConsoleSession {
     osUser: string;
     commands?: readonly CommandModule[];
     messages?: BotMessages;
+    /** The terminal's language (default English). */
+    locale?: Locale;
   }): Promise<ConsoleSession> {
     const { config, logger, secrets } = options;
     const store = await openStore(config.databaseUrl, { logger });
@@ -228,6 +231,7 @@ export class ConsoleSession {
       roleIds: [CONSOLE_ROLE_IDS[options.tier]],
       guildId: CONSOLE_GUILD_ID,
       channelId: CONSOLE_CHANNEL_ID,
+      locale: options.locale ?? 'en',
     };
     session = new ConsoleSession(router, actor, config, commands, async () => {
       await router.drain(5_000);
@@ -272,13 +276,22 @@ export class ConsoleSession {
     const parsed = parseCommandLine(
       line,
       this.commands.map((c) => c.definition),
+      this.actor.locale,
     );
+    // Two-person approval is posted in Discord, where the second person is: the console cannot ask for
+    // one, and must not be the way around it.
+    if (this.config.approval.required.includes(parsed.label)) {
+      throw new CommandLineError(message('console.needs_approval', { command: parsed.label }), true);
+    }
     return this.#dispatch(chatInputInteraction(this.actor, this.#listener, parsed));
   }
 
-  /** Presses a button of an earlier answer; its updates edit the message it was on. */
-  press(customId: string, onMessage?: string): Promise<Exchange> {
-    return this.#dispatch(buttonInteraction(this.actor, this.#listener, customId), onMessage);
+  /**
+   * Presses a button of an earlier answer; its updates edit the message it was on. `ephemeral`: whether
+   * that message was only the invoker's (a change prompt is).
+   */
+  press(customId: string, onMessage?: string, ephemeral = true): Promise<Exchange> {
+    return this.#dispatch(buttonInteraction(this.actor, this.#listener, customId, ephemeral), onMessage);
   }
 
   submitModal(customId: string, text: string): Promise<Exchange> {
@@ -345,17 +358,24 @@ function exitFor(outcome: CommandOutcome | undefined): number {
 const CONFIRM = /^hostops:confirm:(.+)$/;
 const CANCEL = /^hostops:cancel:(.+)$/;
 
-function promptOf(sent: readonly Sent[]): { confirm: string; cancel: string } | undefined {
+function promptOf(
+  sent: readonly Sent[],
+): { confirm: string; cancel: string; ephemeral: boolean } | undefined {
   for (const item of [...sent].reverse()) {
     const buttons = buttonsOf(item.body as MessageLike);
     const confirm = buttons.find((b) => CONFIRM.test(b.customId));
     const cancel = buttons.find((b) => CANCEL.test(b.customId));
-    if (confirm && cancel) return { confirm: confirm.customId, cancel: cancel.customId };
+    if (confirm && cancel) {
+      return { confirm: confirm.customId, cancel: cancel.customId, ephemeral: item.ephemeral };
+    }
   }
   return undefined;
 }
 
-function modalOf(sent: readonly Sent[]): { customId: string; title: string; label: string } | undefined {
+function modalOf(
+  sent: readonly Sent[],
+  t: Translator,
+): { customId: string; title: string; label: string } | undefined {
   const shown = sent.find((item) => item.kind === 'showModal');
   if (!shown) return undefined;
   const body = shown.body as {
@@ -366,8 +386,11 @@ function modalOf(sent: readonly Sent[]): { customId: string; title: string; labe
   const input = body.components?.[0]?.components?.[0];
   return {
     customId: body.custom_id ?? '',
-    title: body.title ?? 'Form',
-    label: [input?.label, input?.placeholder ? `e.g.\n${input.placeholder}` : undefined]
+    title: body.title ?? t('console.form'),
+    label: [
+      input?.label,
+      input?.placeholder ? t('console.form_example', { example: input.placeholder }) : undefined,
+    ]
       .filter(Boolean)
       .join('\n'),
   };
@@ -378,15 +401,19 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
   const write = (stream: Writable, text: string) => {
     if (text) stream.write(text.endsWith('\n') ? text : `${text}\n`);
   };
+  // LC_ALL, LC_MESSAGES or LANG: the language of everything the console shows (BOT_LOCALE aside).
+  const locale = consoleLocale(io.env);
+  const t = translator(locale);
   let args: ConsoleArgs;
   try {
     args = parseArgs(argv);
   } catch (error) {
-    write(io.stderr, `hostops console: ${(error as Error).message}`);
+    const problem = error instanceof CommandLineError ? t.render(error.text) : (error as Error).message;
+    write(io.stderr, t('console.failed', { problem }));
     return EXIT.invalid;
   }
   if (args.help) {
-    write(io.stdout, USAGE);
+    write(io.stdout, t('console.usage'));
     return EXIT.ok;
   }
   if (existsSync('.env')) {
@@ -402,7 +429,7 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     if (!(error instanceof ConfigError)) throw error;
     write(
       io.stderr,
-      `HostOps console cannot start, configuration is invalid:\n${error.problems.map((p) => `  ${p}`).join('\n')}`,
+      t('console.config_invalid', { problems: error.problems.map((p) => `  ${p}`).join('\n') }),
     );
     return EXIT.config;
   }
@@ -416,6 +443,7 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
   const colour = !args.noColour && !args.json && supportsColour(io.stdout, io.env);
   const render: RenderOptions = {
     colour,
+    t,
     names: {
       users: { [consoleUserId(osUser)]: `console:${osUser}` },
       roles: Object.fromEntries(Object.entries(CONSOLE_ROLE_IDS).map(([tier, id]) => [id, tier])),
@@ -440,10 +468,11 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
       secrets,
       osUser,
       messages: printMessages,
+      locale,
     });
   } catch (error) {
     if (error instanceof StoreOpenError) {
-      write(io.stderr, `HostOps console cannot start: ${error.message}`);
+      write(io.stderr, t('console.cannot_start', { problem: error.message }));
       return EXIT.failed;
     }
     throw error;
@@ -485,20 +514,25 @@ async function oneShot(
   render: RenderOptions,
   write: (stream: Writable, text: string) => void,
 ): Promise<number> {
+  const { t } = session;
   let exchange: Exchange;
   try {
     exchange = await session.run(args.command ?? '');
   } catch (error) {
     if (!(error instanceof CommandLineError)) throw error;
-    write(io.stderr, `Invalid command: ${error.message}`);
+    if (error.refused) {
+      write(io.stderr, t.render(error.text));
+      return EXIT.refused;
+    }
+    write(io.stderr, t('console.invalid_command', { problem: error.text }));
     return EXIT.invalid;
   }
   const sent = [...exchange.sent];
   let outcome = exchange.outcome;
-  const modal = modalOf(sent);
+  const modal = modalOf(sent, t);
   if (modal) {
     if (io.stdin.isTTY) {
-      write(io.stderr, `${modal.title}: give the text as an option, or pipe it on stdin.`);
+      write(io.stderr, t('console.modal_needs_text', { title: modal.title }));
       return EXIT.invalid;
     }
     const submitted = await session.submitModal(
@@ -512,13 +546,17 @@ async function oneShot(
   let notice: string | undefined;
   if (prompt && outcome === undefined) {
     if (args.yes) {
-      const confirmed = await session.press(prompt.confirm, session.messageKey(sent.at(-1) as Sent, 0));
+      const confirmed = await session.press(
+        prompt.confirm,
+        session.messageKey(sent.at(-1) as Sent, 0),
+        prompt.ephemeral,
+      );
       sent.push(...confirmed.sent);
       outcome = confirmed.outcome;
     } else {
       // The preview only: the prompt is cancelled so it does not linger, and nothing is sent.
-      await session.press(prompt.cancel);
-      notice = 'Not sent: this is a change. Run it again with --yes to confirm it.';
+      await session.press(prompt.cancel, undefined, prompt.ephemeral);
+      notice = t('console.not_sent');
     }
   }
   const messages = session
@@ -562,6 +600,7 @@ async function interactiveSession(
   write: (stream: Writable, text: string) => void,
   config: Config,
 ): Promise<number> {
+  const { t } = session;
   const terminal = Boolean(io.stdin.isTTY && io.stdout.isTTY);
   const historyFile = join(io.env.HOME ?? homedir(), '.hostops_console_history');
   const history =
@@ -569,7 +608,7 @@ async function interactiveSession(
       ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500)
       : [];
   /** Buttons of the latest answers, pressed by typing their label. */
-  let buttons: { label: string; customId: string; message: string }[] = [];
+  let buttons: { label: string; customId: string; message: string; ephemeral: boolean }[] = [];
   const rl = createInterface({
     input: io.stdin,
     output: io.stdout,
@@ -597,7 +636,7 @@ async function interactiveSession(
     const found = buttonsOf(sent.body as MessageLike);
     if (found.length > 0) {
       const message = session.messageKey(sent, 0);
-      buttons = found.map((b) => ({ ...b, message }));
+      buttons = found.map((b) => ({ ...b, message, ephemeral: sent.ephemeral }));
     } else if (sent.kind === 'update' || sent.kind === 'editReply') {
       // The message that had the buttons no longer has them.
       buttons = [];
@@ -605,9 +644,11 @@ async function interactiveSession(
     print(renderMessage(sent.body as MessageLike, render));
     if (late) setPrompt();
   };
-  const tierLine = `HostOps console — acting as ${args.as} (console:${osUserName(io.env)}) on ${
-    config.hosting.sandbox ? 'the SANDBOX API (made-up data)' : config.hosting.baseUrl
-  }. /help lists the commands; Tab completes; exit quits.`;
+  const tierLine = t('console.welcome', {
+    tier: args.as,
+    user: `console:${osUserName(io.env)}`,
+    api: config.hosting.sandbox ? t('console.welcome.sandbox') : config.hosting.baseUrl,
+  });
   write(io.stdout, render.colour ? `\u001b[2m${tierLine}\u001b[0m` : tierLine);
   let mode: Mode = { kind: 'command' };
   const setPrompt = () => {
@@ -630,7 +671,7 @@ async function interactiveSession(
         if (line === '') {
           const { customId, lines } = mode;
           mode = { kind: 'command' };
-          if (lines.length === 0) write(io.stdout, 'Nothing entered; the form is closed.');
+          if (lines.length === 0) write(io.stdout, t('console.form_empty'));
           else await session.submitModal(customId, lines.join('\n'));
         } else mode.lines.push(raw);
       } else if (line === '') {
@@ -642,32 +683,42 @@ async function interactiveSession(
         if (line.replace(/^\/\s*/, '').split(/\s/)[0] === 'help') {
           write(
             io.stdout,
-            'Console: positional values fill required options in order, name:value sets any option, quotes group words. ' +
-              'Changes wait for confirm or cancel.',
+            t('console.help_note', {
+              confirm: t('changes.button.confirm').toLowerCase(),
+              cancel: t('changes.button.cancel').toLowerCase(),
+            }),
           );
         }
-        const modal = modalOf(exchange.sent);
+        const modal = modalOf(exchange.sent, t);
         if (modal) {
-          write(io.stdout, `${modal.title}\n${modal.label}\nOne per line; an empty line submits.`);
+          write(io.stdout, t('console.form_prompt', { title: modal.title, label: modal.label }));
           mode = { kind: 'modal', customId: modal.customId, lines: [] };
         }
       } else {
         const button = buttons.find((b) => b.label.toLowerCase() === line.toLowerCase());
         if (button) {
           buttons = [];
-          await session.press(button.customId, button.message);
+          await session.press(button.customId, button.message, button.ephemeral);
         } else {
           write(
             io.stdout,
             buttons.length > 0
-              ? `Type ${buttons.map((b) => b.label.toLowerCase()).join(' or ')}, or a command starting with /.`
-              : 'Commands start with / (try /help); exit quits.',
+              ? t('console.type_button_or_command', {
+                  buttons: either(
+                    buttons.map((b) => b.label.toLowerCase()),
+                    t,
+                  ),
+                })
+              : t('console.commands_start'),
           );
         }
       }
     } catch (error) {
       if (!(error instanceof CommandLineError)) throw error;
-      write(io.stdout, `Invalid command: ${error.message}`);
+      write(
+        io.stdout,
+        error.refused ? t.render(error.text) : t('console.invalid_command', { problem: error.text }),
+      );
     }
     setPrompt();
   }

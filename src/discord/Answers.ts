@@ -6,6 +6,8 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { AuditTrail } from '../audit/AuditTrail.js';
+import type { Locale } from '../i18n/locales.js';
+import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { ChangeState } from '../store/index.js';
 import { type CommandOutcome, describeError } from './describeError.js';
@@ -22,6 +24,8 @@ export interface Invocation {
   channelId: string | null;
   /** performance.now() at receipt, or its equivalent for a change created before a restart. */
   startedAt: number;
+  /** The invoker's language: what only they see is written in it. */
+  locale: Locale;
   logger: Logger;
   /** Changes something: its endings and refusals go to the audit channel too. */
   changing: boolean;
@@ -66,16 +70,29 @@ export function ephemeral<T extends object>(body: T): T & { flags: MessageFlags.
  */
 export class Answers {
   readonly #audit: AuditTrail;
+  readonly #channel: Translator;
   readonly #observer: RouterObserver | undefined;
 
-  constructor(audit: AuditTrail, observer?: RouterObserver) {
+  /** `channel`: BOT_LOCALE's translator, for answers the whole channel sees. */
+  constructor(audit: AuditTrail, channel: Translator, observer?: RouterObserver) {
     this.#audit = audit;
+    this.#channel = channel;
     this.#observer = observer;
+  }
+
+  /**
+   * The language of an answer to this interaction: the channel's once it has answered in the channel
+   * (a public deferral), else the invoker's.
+   */
+  translatorFor(interaction: Answerable, invocation: Pick<Invocation, 'locale'>): Translator {
+    const inChannel = (interaction.deferred || interaction.replied) && interaction.ephemeral === false;
+    return inChannel ? this.#channel : translator(invocation.locale);
   }
 
   /** The one place an error becomes an answer. */
   async fail(interaction: Answerable, invocation: Invocation, error: unknown, finish = true): Promise<void> {
-    const description = describeError(error, invocation.correlationId);
+    const t = this.translatorFor(interaction, invocation);
+    const description = describeError(error, invocation.correlationId, t);
     this.log(invocation, error, description.unexpected);
     const body = { content: description.message, embeds: [], components: [] };
     await this.safely(invocation, async () => {

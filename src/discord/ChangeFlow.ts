@@ -19,6 +19,8 @@ import { type ChangeJournal, masked, type SentState } from '../changes/ChangeJou
 import type { Config } from '../config.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
+import { type Locale, pickLocale } from '../i18n/locales.js';
+import { type MessageKey, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { ChangeRecord } from '../store/index.js';
 import { type Answers, ephemeral, type Invocation } from './Answers.js';
@@ -35,7 +37,7 @@ import { Colour } from './render/colours.js';
 import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { RefusalError } from './UserError.js';
+import { restarting } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
@@ -75,6 +77,8 @@ export interface MessageBody {
 interface Approver {
   id: string;
   name: string;
+  /** Their language: the private part of the outcome goes to them. */
+  locale: Locale;
 }
 
 type Prompted = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
@@ -84,9 +88,10 @@ interface Sending {
   record: ChangeRecord;
   spec: AnyChangeSpec;
   invocation: Invocation;
+  /** The language of the message the outcome goes into: the prompt's, or the approval request's. */
+  t: Translator;
 }
 
-export const RESTARTING = 'HostOps is restarting; try again in a minute.';
 const DEFAULT_READ_BACK_DELAYS_MS = [5_000, 15_000, 30_000, 70_000];
 // Prompts of an earlier run or another replica have no timer here, and a replica that died mid-send
 // leaves its changes `sending`: a sweep ends both.
@@ -127,6 +132,7 @@ export class ChangeFlow {
       name: invocation.userName,
       guildId: invocation.guildId,
       channelId: invocation.channelId,
+      locale: invocation.locale,
     };
     const record = await journal.open(
       invocation.label,
@@ -135,21 +141,22 @@ export class ChangeFlow {
       requester,
       invocation.correlationId,
     );
-    const preview = spec.preview(parameters);
+    const t = translator(invocation.locale);
+    const preview = spec.preview(parameters, t);
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
     const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
         {
-          ...previewEmbed(preview, Colour.warning),
-          description: `Nothing is sent until you press **Confirm**. This prompt expires ${expires}.`,
+          ...previewEmbed(preview, t, Colour.warning),
+          description: t('changes.prompt.description', { expires }),
         },
       ],
-      components: [promptButtons(record.id, false)],
+      components: [promptButtons(record.id, false, t)],
       ...(preview.files ? { files: preview.files } : {}),
     };
     await answers.acknowledge(
       invocation,
-      interaction.reply(ephemeral(withAttachments(this.#sandboxed(body)))),
+      interaction.reply(ephemeral(withAttachments(this.#sandboxed(body, t)))),
     );
     const delay = record.expiresAt.getTime() - this.#deps.now().getTime();
     const timer = setTimeout(() => this.#track(this.#expire(record.id)), Math.max(0, delay));
@@ -162,18 +169,19 @@ export class ChangeFlow {
     const found = await this.#load(interaction, id, 'confirm');
     if (!found) return;
     const { record, spec, invocation } = found;
+    const t = presserT(interaction);
     if (this.#draining) {
       // The record stays pending: after the restart the same button works.
-      await interaction.reply(ephemeral({ content: `Not sent: ${RESTARTING}` }));
+      await interaction.reply(ephemeral({ content: notSent(t) }));
       return;
     }
     if (record.state !== 'pending') {
-      await interaction.reply(ephemeral({ content: closedMessage(record) }));
+      await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
       return;
     }
     if (record.expiresAt.getTime() <= this.#deps.now().getTime()) {
       await this.#expire(record.id);
-      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'expired' }) }));
+      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'expired' }, t) }));
       return;
     }
     try {
@@ -188,7 +196,7 @@ export class ChangeFlow {
       return;
     }
     if (!(await this.#deps.journal.claim(record, spec))) {
-      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }) }));
+      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
       return;
     }
     this.#forgetPrompt(record.id);
@@ -210,14 +218,18 @@ export class ChangeFlow {
     const expiresAt = new Date(this.#deps.now().getTime() + config.approval.timeoutMs);
     if (!(await journal.awaitApproval(record, expiresAt, { channelId }))) {
       await interaction.reply(
-        ephemeral({ content: closedMessage({ ...record, state: 'awaiting_approval' }) }),
+        ephemeral({
+          content: closedMessage({ ...record, state: 'awaiting_approval' }, presserT(interaction)),
+        }),
       );
       return;
     }
     this.#forgetPrompt(record.id);
     const waiting = { ...record, state: 'awaiting_approval' as const, expiresAt };
+    // The prompt being edited is the requester's, in their language.
+    const t = translator(record.locale);
     await interaction.update({
-      embeds: [previewEmbed(shownPreview(waiting, spec), Colour.info, 'Posting the approval request…')],
+      embeds: [previewEmbed(shownPreview(waiting, spec, t), t, Colour.info, t('changes.approval.posting'))],
       components: [],
     });
     let messageId: string;
@@ -238,10 +250,15 @@ export class ChangeFlow {
       interaction.editReply({
         embeds: [
           previewEmbed(
-            shownPreview(waiting, spec),
+            shownPreview(waiting, spec, t),
+            t,
             Colour.info,
-            `**Approval pending** — nothing is sent until someone else with the **${spec.tier}** tier approves ` +
-              `the request in ${channelMention(channelId)}: ${link}. It expires ${time(expiresAt, TimestampStyles.RelativeTime)}.`,
+            t('changes.approval.pending', {
+              tier: spec.tier,
+              channel: channelMention(channelId),
+              link,
+              expires: time(expiresAt, TimestampStyles.RelativeTime),
+            }),
           ),
         ],
         components: [],
@@ -253,72 +270,81 @@ export class ChangeFlow {
     );
   }
 
+  /** The public approval request (and its later states), in the channel's language. */
   #approvalRequest(record: ChangeRecord, spec: AnyChangeSpec, status?: string, open = true): MessageBody {
-    const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
+    const t = this.#channelT;
     const description =
       status ??
-      `Requested by ${userMention(record.requestedById)} (${escapeUserText(record.requestedByName, 40)}). ` +
-        `Any member with the **${spec.tier}** tier except them may approve; it expires ${expires}.`;
+      t('changes.approval.requested', {
+        requester: userMention(record.requestedById),
+        name: escapeUserText(record.requestedByName, 40),
+        tier: spec.tier,
+        expires: time(record.expiresAt, TimestampStyles.RelativeTime),
+      });
+    const shown = shownPreview(record, spec, t);
     return {
       embeds: [
         {
-          ...previewEmbed(shownPreview(record, spec), open ? Colour.warning : Colour.neutral, description),
-          title: `Approval needed: ${shownPreview(record, spec).title}`,
-          footer: { text: `Reference ${record.correlationId}` },
+          ...previewEmbed(shown, t, open ? Colour.warning : Colour.neutral, description),
+          title: t('changes.approval.title', { title: shown.title }),
+          footer: { text: t('changes.approval.footer', { id: record.correlationId }) },
         },
       ],
       components: open
         ? [
             row(
-              button('approve', record.id, 'Approve', ButtonStyle.Success),
-              button('reject', record.id, 'Reject', ButtonStyle.Danger),
+              button('approve', record.id, t('changes.button.approve'), ButtonStyle.Success),
+              button('reject', record.id, t('changes.button.reject'), ButtonStyle.Danger),
             ),
           ]
         : [],
     };
   }
 
+  /** BOT_LOCALE: for what the whole channel reads. */
+  get #channelT(): Translator {
+    return translator(this.#deps.config.botLocale);
+  }
+
   /** Approve: anyone with the command's tier except the requester; one click wins, once. */
   async approve(interaction: ButtonInteraction, id: string): Promise<void> {
     const { journal, specs, config, answers } = this.#deps;
+    // Answers only the approver sees are in their language.
+    const t = presserT(interaction);
     const record = await journal.get(id);
     const spec = record && specs.get(record.command);
     if (!record || !spec) {
-      await interaction.reply(ephemeral({ content: 'This change is no longer known.' }));
+      await interaction.reply(ephemeral({ content: t('changes.unknown_change') }));
       return;
     }
     const invocation = this.#invocation(record);
     if (record.requestedById === interaction.user.id) {
-      await interaction.reply(
-        ephemeral({
-          content: 'You asked for this change: someone else has to approve it. Nothing was sent.',
-        }),
-      );
+      await interaction.reply(ephemeral({ content: t('changes.approval.own_change') }));
       return;
     }
     if (this.#draining) {
-      await interaction.reply(ephemeral({ content: `Not sent: ${RESTARTING}` }));
+      await interaction.reply(ephemeral({ content: notSent(t) }));
       return;
     }
     if (record.state !== 'awaiting_approval') {
-      await interaction.reply(ephemeral({ content: decidedMessage(record) }));
+      await interaction.reply(ephemeral({ content: decidedMessage(record, t) }));
       return;
     }
     if (record.expiresAt.getTime() <= this.#deps.now().getTime()) {
       await this.#expire(record.id, record);
-      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'expired' }) }));
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'expired' }, t) }));
       return;
     }
     try {
       // The approver's roles as they are now; the request may be anywhere the team chose to post it.
       checkGates(interaction, spec.tier, config.access, record.command, { anyChannel: true });
     } catch (error) {
-      await answers.fail(interaction, invocation, error, false);
+      await answers.fail(interaction, { ...invocation, locale: t.locale }, error, false);
       return;
     }
-    const approver = { id: interaction.user.id, name: interaction.user.username };
+    const approver = { id: interaction.user.id, name: interaction.user.username, locale: t.locale };
     if (!(await journal.approve(record, spec, approver))) {
-      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'sending' }) }));
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'sending' }, t) }));
       return;
     }
     invocation.logger.info({ change: record.id, approver: approver.id }, 'change approved');
@@ -328,15 +354,17 @@ export class ChangeFlow {
   /** Reject: an approver, or the requester withdrawing; the reason comes from a modal (optional). */
   async reject(interaction: ButtonInteraction | ModalSubmitInteraction, id: string): Promise<void> {
     const { journal, specs, config, answers, messages } = this.#deps;
+    // The modal and the answers are for the one who pressed; the request's new status is public.
+    const t = presserT(interaction);
     const record = await journal.get(id);
     const spec = record && specs.get(record.command);
     if (!record || !spec) {
-      await interaction.reply(ephemeral({ content: 'This change is no longer known.' }));
+      await interaction.reply(ephemeral({ content: t('changes.unknown_change') }));
       return;
     }
     const invocation = this.#invocation(record);
     if (record.state !== 'awaiting_approval') {
-      await interaction.reply(ephemeral({ content: decidedMessage(record) }));
+      await interaction.reply(ephemeral({ content: decidedMessage(record, t) }));
       return;
     }
     const withdrawing = record.requestedById === interaction.user.id;
@@ -344,26 +372,39 @@ export class ChangeFlow {
       try {
         checkGates(interaction, spec.tier, config.access, record.command, { anyChannel: true });
       } catch (error) {
-        await answers.fail(interaction, invocation, error, false);
+        await answers.fail(interaction, { ...invocation, locale: t.locale }, error, false);
         return;
       }
     }
     if (interaction.isButton()) {
-      await interaction.showModal(rejectModal(record.id));
+      await interaction.showModal(rejectModal(record.id, t));
       return;
     }
     const reason = interaction.fields.getTextInputValue('reason').trim();
     const by = { id: interaction.user.id, name: interaction.user.username };
     const decision = { ...(record.approval ?? {}), rejectedById: by.id, rejectedByName: by.name, reason };
     if (!(await journal.decide(record, spec, 'rejected', decision))) {
-      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'rejected' }) }));
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'rejected' }, t) }));
       return;
     }
-    const verb = withdrawing ? 'Withdrawn' : 'Rejected';
-    const why = reason ? `: ${escapeUserText(reason, 300)}` : '';
-    const status = `**${verb}** by ${userMention(by.id)}${why}. Nothing was sent.`;
+    const mention = userMention(by.id);
+    const status = reason
+      ? this.#channelT(
+          withdrawing ? 'changes.approval.withdrawn_because' : 'changes.approval.rejected_because',
+          {
+            by: mention,
+            reason: escapeUserText(reason, 300),
+          },
+        )
+      : this.#channelT(withdrawing ? 'changes.approval.withdrawn' : 'changes.approval.rejected', {
+          by: mention,
+        });
     await answers.safely(invocation, () =>
-      interaction.reply(ephemeral({ content: `${verb}. Nothing was sent.` })),
+      interaction.reply(
+        ephemeral({
+          content: t(withdrawing ? 'changes.approval.withdrawn_reply' : 'changes.approval.rejected_reply'),
+        }),
+      ),
     );
     await this.#editApproval(record, spec, status, invocation, messages);
     await answers.finish(invocation, 'rejected', withdrawing ? 'withdrawn' : `rejected by ${by.name}`);
@@ -388,12 +429,13 @@ export class ChangeFlow {
     if (!found) return;
     const { record, spec, invocation } = found;
     if (record.state !== 'pending' || !(await this.#deps.journal.close(record, spec, 'cancelled'))) {
-      await interaction.reply(ephemeral({ content: closedMessage(record) }));
+      await interaction.reply(ephemeral({ content: closedMessage(record, presserT(interaction)) }));
       return;
     }
     this.#forgetPrompt(record.id);
+    const t = translator(record.locale);
     await interaction.update({
-      embeds: [previewEmbed(shownPreview(record, spec), Colour.neutral, 'Cancelled — nothing was sent.')],
+      embeds: [previewEmbed(shownPreview(record, spec, t), t, Colour.neutral, t('changes.prompt.cancelled'))],
       components: [],
     });
     await this.#deps.answers.finish(invocation, 'cancelled');
@@ -401,11 +443,12 @@ export class ChangeFlow {
 
   /** Send again: a repeatable change whose outcome was unknown. */
   async sendAgain(interaction: ButtonInteraction, id: string): Promise<void> {
-    const found = await this.#load(interaction, id, 'send again');
+    const found = await this.#load(interaction, id, 'send_again');
     if (!found) return;
     const { record, spec, invocation } = found;
+    const t = presserT(interaction);
     if (this.#draining) {
-      await interaction.reply(ephemeral({ content: `Not sent: ${RESTARTING}` }));
+      await interaction.reply(ephemeral({ content: notSent(t) }));
       return;
     }
     try {
@@ -415,7 +458,7 @@ export class ChangeFlow {
       return;
     }
     if (!spec.repeatable || record.state !== 'unknown' || !(await this.#deps.journal.resend(record))) {
-      await interaction.reply(ephemeral({ content: closedMessage(record) }));
+      await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
       return;
     }
     await this.#send(interaction, { ...record, state: 'sending' }, spec, invocation);
@@ -423,12 +466,13 @@ export class ChangeFlow {
 
   /** Try again: the same change as a new prompt, after a read-back showed it did not happen. */
   async tryAgain(interaction: ButtonInteraction, id: string): Promise<void> {
-    const found = await this.#load(interaction, id, 'try again');
+    const found = await this.#load(interaction, id, 'try_again');
     if (!found) return;
     const { record, spec } = found;
-    const invocation = this.#invocation(record, interaction);
+    // A new prompt, in the language the requester uses now.
+    const invocation = { ...this.#invocation(record, interaction), locale: presserT(interaction).locale };
     try {
-      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
+      if (this.#draining) throw restarting();
       checkGates(interaction, spec.tier, this.#deps.config.access, record.command);
       await this.prompt(interaction, invocation, spec, record.parameters);
     } catch (error) {
@@ -473,14 +517,14 @@ export class ChangeFlow {
     const abandoned = [...this.#sending.values()];
     this.#sending.clear();
     await Promise.all(
-      abandoned.map(async ({ interaction, record, spec, invocation }) => {
+      abandoned.map(async ({ interaction, record, spec, invocation, t }) => {
         await this.#deps.journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' });
-        const status =
-          '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. ' +
-          `Check before trying again. Reference: \`${record.correlationId}\`.`;
+        const status = t('changes.outcome.shutdown', {
+          reference: t('errors.reference', { id: record.correlationId }),
+        });
         await this.#deps.answers.safely(invocation, () =>
           interaction.editReply({
-            embeds: [previewEmbed(shownPreview(record, spec), Colour.danger, status)],
+            embeds: [previewEmbed(shownPreview(record, spec, t), t, Colour.danger, status)],
             components: [],
           }),
         );
@@ -501,13 +545,17 @@ export class ChangeFlow {
     approver?: Approver,
   ): Promise<void> {
     const { journal, answers } = this.#deps;
-    const shown = shownPreview(record, spec);
-    const sending = approver ? `Approved by ${userMention(approver.id)} — sending…` : 'Sending…';
+    // Approved, the answers go into the public request; otherwise into the requester's prompt.
+    const t = approver ? this.#channelT : translator(record.locale);
+    const shown = shownPreview(record, spec, t);
+    const sending = approver
+      ? t('changes.approval.sending', { approver: userMention(approver.id) })
+      : t('changes.prompt.sending');
     try {
       // If Discord no longer accepts this click, the user never saw it confirmed: nothing is sent.
       const body = approver
         ? this.#approvalRequest(record, spec, sending, false)
-        : { embeds: [previewEmbed(shown, Colour.info, sending)], components: [] };
+        : { embeds: [previewEmbed(shown, t, Colour.info, sending)], components: [] };
       await interaction.update(body);
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
@@ -519,37 +567,45 @@ export class ChangeFlow {
       { change: record.id, operation: record.operation, sent: masked(spec, record.parameters) },
       'change confirmed, sending',
     );
-    this.#sending.set(record.id, { interaction, record, spec, invocation });
+    this.#sending.set(record.id, { interaction, record, spec, invocation, t });
     let outcome: ChangeOutcome;
     try {
-      outcome = await spec.send(record.parameters, this.#sendContext(record));
+      // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
+      outcome = await spec.send(record.parameters, this.#sendContext(record, approver?.locale));
     } catch (error) {
-      await this.#failed(interaction, record, spec, invocation, error);
+      await this.#failed(interaction, record, spec, invocation, error, t);
       return;
     }
     // Gone from #sending means a forced shutdown already recorded and told the owner.
     if (!this.#sending.delete(record.id)) return;
     await journal.settle(record, 'sending', 'done', outcome.result ?? {});
     invocation.logger.info({ change: record.id }, 'change applied');
+    const channelT = this.#channelT;
     if (approver) {
-      const done = `**Done** — requested by ${userMention(record.requestedById)}, approved by ${userMention(approver.id)}.`;
+      const done = channelT('changes.approval.done', {
+        requester: userMention(record.requestedById),
+        approver: userMention(approver.id),
+      });
       await answers.safely(invocation, () =>
         interaction.editReply(this.#approvalRequest(record, spec, done, false)),
       );
       await answers.safely(invocation, () =>
-        interaction.followUp(ephemeral(this.#sandboxed(outcome.private))),
+        interaction.followUp(ephemeral(this.#sandboxed(outcome.private, translator(approver.locale)))),
       );
       await answers.safely(invocation, () =>
         interaction.followUp({
-          ...this.#sandboxed(outcome.public),
-          content: `${outcome.public.content ?? ''} (approved by ${userMention(approver.id)})`.trim(),
+          ...this.#sandboxed(outcome.public, channelT),
+          content: channelT('changes.approval.public_record', {
+            content: outcome.public.content ?? '',
+            approver: userMention(approver.id),
+          }).trim(),
         }),
       );
     } else {
       await answers.safely(invocation, () =>
-        interaction.editReply({ ...this.#sandboxed(outcome.private), components: [] }),
+        interaction.editReply({ ...this.#sandboxed(outcome.private, t), components: [] }),
       );
-      await answers.safely(invocation, () => interaction.followUp(this.#sandboxed(outcome.public)));
+      await answers.safely(invocation, () => interaction.followUp(this.#sandboxed(outcome.public, channelT)));
     }
     await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
   }
@@ -560,9 +616,10 @@ export class ChangeFlow {
     spec: AnyChangeSpec,
     invocation: Invocation,
     error: unknown,
+    t: Translator,
   ): Promise<void> {
     const { journal, answers } = this.#deps;
-    const description = describeError(error, record.correlationId);
+    const description = describeError(error, record.correlationId, t);
     answers.log(invocation, error, description.unexpected);
     if (!this.#sending.delete(record.id)) return;
     const state = sentState(error, spec);
@@ -571,21 +628,24 @@ export class ChangeFlow {
       error: kind,
       status: error instanceof HostingApiError ? (error.status ?? null) : null,
     });
-    const shown = shownPreview(record, spec);
+    const shown = shownPreview(record, spec, t);
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
     if (state === 'unknown' && spec.readBack) {
-      status += '\nChecking with the provider whether it took effect…';
+      status += `\n${t('changes.read_back.checking')}`;
     } else if (state === 'unknown' && spec.repeatable) {
-      status = `**Outcome unknown** — ${error instanceof Error ? error.message : 'no answer'}. This change is safe to send again. Reference: \`${record.correlationId}\`.`;
-      components.push(row(button('again', record.id, 'Send again', ButtonStyle.Primary)));
+      status = t('changes.outcome.repeatable_unknown', {
+        reason: unknownReason(error, t),
+        reference: t('errors.reference', { id: record.correlationId }),
+      });
+      components.push(row(button('again', record.id, t('changes.button.send_again'), ButtonStyle.Primary)));
     }
     await answers.safely(invocation, () =>
-      interaction.editReply({ embeds: [previewEmbed(shown, Colour.danger, status)], components }),
+      interaction.editReply({ embeds: [previewEmbed(shown, t, Colour.danger, status)], components }),
     );
     await answers.finish(invocation, state, kind);
     if (state === 'unknown' && spec.readBack) {
-      this.#track(this.#readBack(interaction, record, spec, invocation));
+      this.#track(this.#readBack(interaction, record, spec, invocation, t));
     }
   }
 
@@ -595,11 +655,12 @@ export class ChangeFlow {
     record: ChangeRecord,
     spec: AnyChangeSpec,
     invocation: Invocation,
+    t: Translator,
   ): Promise<void> {
     const readBack = spec.readBack;
     if (!readBack) return;
     const { journal, answers } = this.#deps;
-    const shown = shownPreview(record, spec);
+    const shown = shownPreview(record, spec, t);
     for (const delay of this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS) {
       await sleep(delay, undefined, { ref: false });
       if (this.#draining) return;
@@ -615,29 +676,40 @@ export class ChangeFlow {
         return;
       }
       invocation.logger.info({ change: record.id, applied }, 'unknown outcome resolved by read-back');
-      const text = applied ? readBack.applied(record.parameters) : readBack.notApplied(record.parameters);
-      const components = applied ? [] : [row(button('retry', record.id, 'Try again', ButtonStyle.Primary))];
+      const text = applied
+        ? readBack.applied(record.parameters, t)
+        : readBack.notApplied(record.parameters, t);
+      const components = applied
+        ? []
+        : [row(button('retry', record.id, t('changes.button.try_again'), ButtonStyle.Primary))];
       await answers.safely(invocation, () =>
         interaction.editReply({
-          embeds: [previewEmbed(shown, applied ? Colour.success : Colour.neutral, `**${text}**`)],
+          embeds: [previewEmbed(shown, t, applied ? Colour.success : Colour.neutral, `**${text}**`)],
           components,
         }),
       );
       if (applied) {
+        // In the channel: its language, whatever the prompt's.
+        const channelT = this.#channelT;
         await answers.safely(invocation, () =>
           interaction.followUp({
-            content: `${userMention(record.requestedById)}: ${shown.title.toLowerCase()} took effect after all — ${text}`,
+            content: channelT('changes.read_back.took_effect', {
+              requester: userMention(record.requestedById),
+              title: TITLE_IN_SENTENCE[channelT.locale](shownPreview(record, spec, channelT).title),
+              text: readBack.applied(record.parameters, channelT),
+            }),
           }),
         );
       }
       await answers.finish({ ...invocation, startedAt: performance.now() }, to, 'read-back');
       return;
     }
-    const status =
-      `**Outcome still unknown** after ${(this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS).length} checks. ` +
-      `Check before trying again; \`/audit outcome:unknown\` lists it. Reference: \`${record.correlationId}\`.`;
+    const status = t('changes.read_back.still_unknown', {
+      count: (this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS).length,
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
     await answers.safely(invocation, () =>
-      interaction.editReply({ embeds: [previewEmbed(shown, Colour.danger, status)], components: [] }),
+      interaction.editReply({ embeds: [previewEmbed(shown, t, Colour.danger, status)], components: [] }),
     );
   }
 
@@ -652,7 +724,7 @@ export class ChangeFlow {
       await this.#editApproval(
         record,
         spec,
-        '**Expired** — nobody approved it in time. Nothing was sent.',
+        this.#channelT('changes.approval.expired'),
         invocation,
         this.#deps.messages,
       );
@@ -665,16 +737,13 @@ export class ChangeFlow {
     const prompt = this.#prompts.get(id);
     this.#forgetPrompt(id);
     if (prompt) {
+      const t = translator(record.locale);
       await answers.safely(invocation, () =>
         prompt.interaction.editReply({
           embeds: [
-            previewEmbed(
-              shownPreview(record, spec),
-              Colour.neutral,
-              'Expired — nothing was sent. Run the command again.',
-            ),
+            previewEmbed(shownPreview(record, spec, t), t, Colour.neutral, t('changes.prompt.expired')),
           ],
-          components: [promptButtons('x', true)],
+          components: [promptButtons('x', true, t)],
         }),
       );
     }
@@ -685,19 +754,20 @@ export class ChangeFlow {
   async #load(
     interaction: ButtonInteraction,
     id: string,
-    action: string,
+    action: RequesterAction,
   ): Promise<{ record: ChangeRecord; spec: AnyChangeSpec; invocation: Invocation } | undefined> {
     const record = await this.#deps.journal.get(id);
     const spec = record && this.#deps.specs.get(record.command);
+    const t = presserT(interaction);
     if (!record || !spec) {
-      await interaction.reply(
-        ephemeral({ content: 'This change is no longer known. Run the command again.' }),
-      );
+      await interaction.reply(ephemeral({ content: t('changes.unknown_change.run_again') }));
       return undefined;
     }
     if (record.requestedById !== interaction.user.id) {
       await interaction.reply(
-        ephemeral({ content: `Only ${userMention(record.requestedById)} can ${action} this change.` }),
+        ephemeral({
+          content: t(`changes.only_requester.${action}`, { requester: userMention(record.requestedById) }),
+        }),
       );
       return undefined;
     }
@@ -715,6 +785,7 @@ export class ChangeFlow {
       guildId: record.guildId,
       channelId: interaction?.channelId ?? record.channelId,
       startedAt: performance.now() - Math.max(0, age),
+      locale: record.locale,
       logger: this.#deps.logger.child({
         cid: record.correlationId,
         command: record.command,
@@ -729,7 +800,8 @@ export class ChangeFlow {
     };
   }
 
-  #sendContext(record: ChangeRecord): SendContext {
+  /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
+  #sendContext(record: ChangeRecord, locale: Locale = record.locale): SendContext {
     const { hosting, logger, secrets, generatePassword } = this.#deps;
     return {
       hosting,
@@ -738,11 +810,13 @@ export class ChangeFlow {
       generatePassword,
       correlationId: record.correlationId,
       requesterId: record.requestedById,
+      t: translator(locale),
+      channelT: this.#channelT,
     };
   }
 
-  #sandboxed<T extends { content?: string }>(body: T): T {
-    return withSandboxNotice(body, this.#deps.config.hosting.sandbox);
+  #sandboxed<T extends { content?: string }>(body: T, t: Translator): T {
+    return withSandboxNotice(body, this.#deps.config.hosting.sandbox, t);
   }
 
   #forgetPrompt(id: string): void {
@@ -761,42 +835,79 @@ function sentState(error: unknown, spec: AnyChangeSpec): SentState {
   return 'failed';
 }
 
-function closedMessage(record: Pick<ChangeRecord, 'state'>): string {
-  switch (record.state) {
-    case 'pending':
-    case 'sending':
-    case 'done':
-    case 'failed':
-    case 'unknown':
-      return 'This confirmation is no longer open: the change was already confirmed.';
-    case 'cancelled':
-      return 'This confirmation is no longer open: it was cancelled; nothing was sent.';
-    case 'expired':
-      return 'This confirmation is no longer open: it expired; nothing was sent. Run the command again.';
-    case 'awaiting_approval':
-      return 'This change was already confirmed and waits for approval.';
-    case 'rejected':
-      return 'This change was rejected; nothing was sent.';
-  }
+/** The buttons only the requester may press, as their catalogue keys name them. */
+type RequesterAction = 'confirm' | 'cancel' | 'send_again' | 'try_again';
+
+/** Ephemeral answers to a click are for the one who clicked, in their client's language. */
+function presserT(interaction: Prompted): Translator {
+  return translator(pickLocale(interaction.locale));
 }
 
-function decidedMessage(record: Pick<ChangeRecord, 'state'>): string {
+/** "Not sent: HostOps is restarting; …" */
+function notSent(t: Translator): string {
+  return t('changes.not_sent', { reason: restarting().text });
+}
+
+/**
+ * A preview's title inside a sentence ("… set reverse dns took effect after all"): lower case in
+ * English, quoted where nouns keep their capitals. Every language needs an entry.
+ */
+const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
+  en: (title) => title.toLowerCase(),
+  de: (title) => `„${title}“`,
+};
+
+/** Why the outcome of a repeatable change is unknown, in the reader's language. */
+function unknownReason(error: unknown, t: Translator): string {
+  if (error instanceof HostingApiError && error.timeoutMs !== undefined) {
+    // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
+    const seconds = Number((error.timeoutMs / 1000).toFixed(error.timeoutMs < 10_000 ? 1 : 0));
+    if (error.kind === 'timeout') return t('changes.outcome.no_answer', { seconds });
+    if (error.kind === 'outcome_unknown') return t('errors.outcome_unknown.timeout', { seconds });
+  }
+  if (error instanceof HostingApiError && error.kind === 'outcome_unknown') {
+    return error.status !== undefined
+      ? t('errors.outcome_unknown.gateway', { status: String(error.status) })
+      : t('errors.outcome_unknown.connection');
+  }
+  return error instanceof Error ? error.message : 'no answer';
+}
+
+const CLOSED: Record<ChangeRecord['state'], MessageKey> = {
+  pending: 'changes.closed.confirmed',
+  sending: 'changes.closed.confirmed',
+  done: 'changes.closed.confirmed',
+  failed: 'changes.closed.confirmed',
+  unknown: 'changes.closed.confirmed',
+  cancelled: 'changes.closed.cancelled',
+  expired: 'changes.closed.expired',
+  awaiting_approval: 'changes.closed.awaiting_approval',
+  rejected: 'changes.closed.rejected',
+};
+
+/** Why a prompt's button no longer does anything. */
+export function closedMessage(record: Pick<ChangeRecord, 'state'>, t: Translator): string {
+  return t.render({ key: CLOSED[record.state] });
+}
+
+/** Why an approval request's button no longer does anything. */
+export function decidedMessage(record: Pick<ChangeRecord, 'state'>, t: Translator): string {
   switch (record.state) {
     case 'awaiting_approval':
-      return 'This change still waits for approval.';
+      return t('changes.decided.awaiting_approval');
     case 'expired':
-      return 'This approval request expired; nothing was sent.';
+      return t('changes.decided.expired');
     case 'rejected':
     case 'cancelled':
-      return 'This change was rejected or withdrawn; nothing was sent.';
+      return t('changes.decided.rejected');
     default:
-      return 'This change was already approved.';
+      return t('changes.decided.approved');
   }
 }
 
-function rejectModal(id: string): APIModalInteractionResponseCallbackData {
+function rejectModal(id: string, t: Translator): APIModalInteractionResponseCallbackData {
   return {
-    title: 'Reject this change',
+    title: t('changes.reject_modal.title'),
     custom_id: `hostops:reject:${id}`,
     components: [
       {
@@ -805,7 +916,7 @@ function rejectModal(id: string): APIModalInteractionResponseCallbackData {
           {
             type: ComponentType.TextInput,
             custom_id: 'reason',
-            label: 'Reason (optional)',
+            label: t('changes.reject_modal.reason'),
             style: TextInputStyle.Paragraph,
             required: false,
             max_length: 300,
@@ -816,18 +927,23 @@ function rejectModal(id: string): APIModalInteractionResponseCallbackData {
   };
 }
 
-/** What the record shows once it has left `pending`: secrets masked. */
-function shownPreview(record: ChangeRecord, spec: AnyChangeSpec): ChangePreview {
-  return spec.preview(masked(spec, record.parameters));
+/** What the record shows once it has left `pending`: secrets masked, in the reader's language. */
+function shownPreview(record: ChangeRecord, spec: AnyChangeSpec, t: Translator): ChangePreview {
+  return spec.preview(masked(spec, record.parameters), t);
 }
 
-export function previewEmbed(preview: ChangePreview, color: number, status?: string): APIEmbed {
+export function previewEmbed(
+  preview: ChangePreview,
+  t: Translator,
+  color: number,
+  status?: string,
+): APIEmbed {
   return {
     title: preview.title,
     color,
     fields: preview.fields.slice(0, 25).map(({ name, value, inline }) => ({
       name,
-      value: fieldValue(value),
+      value: fieldValue(value, t),
       inline: inline ?? false,
     })),
     ...(status ? { description: status } : {}),
@@ -850,9 +966,13 @@ function row(...components: APIButtonComponent[]): APIActionRowComponent<APIButt
   return { type: ComponentType.ActionRow, components };
 }
 
-function promptButtons(id: string, disabled: boolean): APIActionRowComponent<APIButtonComponent> {
+export function promptButtons(
+  id: string,
+  disabled: boolean,
+  t: Translator,
+): APIActionRowComponent<APIButtonComponent> {
   return row(
-    button('confirm', id, 'Confirm', ButtonStyle.Danger, disabled),
-    button('cancel', id, 'Cancel', ButtonStyle.Secondary, disabled),
+    button('confirm', id, t('changes.button.confirm'), ButtonStyle.Danger, disabled),
+    button('cancel', id, t('changes.button.cancel'), ButtonStyle.Secondary, disabled),
   );
 }

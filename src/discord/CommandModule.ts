@@ -10,6 +10,8 @@ import {
 } from 'discord.js';
 import type { Config } from '../config.js';
 import type { ChangeOperation, HostingClient } from '../hosting/HostingClient.js';
+import type { Locale } from '../i18n/locales.js';
+import type { Translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
@@ -48,6 +50,13 @@ export interface CommandContext {
   store: Store;
   /** The domain watch; absent when WATCH_CHANNEL_ID is unset. */
   watch?: DomainWatch;
+  /**
+   * Words for this command's answer: the invoker's language for what only they see (ephemeral
+   * answers, prompts, modals, suggestions), BOT_LOCALE for a read answered in the channel.
+   */
+  t: Translator;
+  /** The invoker's language (for what is stored and shown to them later, e.g. a change's prompt). */
+  locale: Locale;
 }
 
 export interface PreviewField {
@@ -81,6 +90,10 @@ export interface SendContext {
   generatePassword: () => string;
   /** Who asked for the change, for the public record. */
   requesterId: string;
+  /** The invoker's language, for the outcome only they see. */
+  t: Translator;
+  /** BOT_LOCALE, for the public record the whole channel reads. */
+  channelT: Translator;
 }
 
 export interface ChangeOutcome {
@@ -115,16 +128,17 @@ export interface ChangeSpec<P extends object> {
   parse: (context: CommandContext) => P | ModalRequest<P>;
   /** The domain, server, address or account the change is about (audit trail). */
   target: (parameters: P) => string;
-  preview: (parameters: P) => ChangePreview;
+  /** In the language of whoever reads it: the invoker's prompt, or the channel's approval request. */
+  preview: (parameters: P, t: Translator) => ChangePreview;
   send: (parameters: P, context: SendContext) => Promise<ChangeOutcome>;
   /** After an unknown outcome, how to read whether the change took effect after all. */
   readBack?: {
     /** True or false, or a throw when the provider cannot tell yet. */
     verify: (parameters: P, context: SendContext) => Promise<boolean>;
     /** "`example.org` is registered after all." */
-    applied: (parameters: P) => string;
+    applied: (parameters: P, t: Translator) => string;
     /** "`example.org` is not registered: it is safe to try again." */
-    notApplied: (parameters: P) => string;
+    notApplied: (parameters: P, t: Translator) => string;
   };
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;

@@ -12,14 +12,16 @@ import { ChangeJournal } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
+import { pickLocale } from '../i18n/locales.js';
+import { message, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
 import type { Store } from '../store/index.js';
 import { cutText } from '../text/cutText.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
-import { checkGates, type Tier } from './access.js';
-import { type BotMessages, ChangeFlow, RESTARTING } from './ChangeFlow.js';
+import { checkGates, runsAnywhere, type Tier } from './access.js';
+import { type BotMessages, ChangeFlow } from './ChangeFlow.js';
 import {
   type AnyChangeSpec,
   type CommandContext,
@@ -32,7 +34,7 @@ import {
 } from './CommandModule.js';
 import { PendingStore } from './PendingStore.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { RefusalError, UserError } from './UserError.js';
+import { RefusalError, restarting, UserError } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';
@@ -72,7 +74,6 @@ const CUSTOM_ID = /^hostops:([a-z]+):(.*)$/s;
 const MODAL_TTL_MS = 14 * 60_000;
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
 const AUTOCOMPLETE_BUDGET_MS = 1500;
-const OTHER_GUILD = 'HostOps serves only the server it was set up for.';
 
 /**
  * From INTERACTION_CREATE to the reply: refuses other guilds, finds the command by its whole path,
@@ -104,7 +105,11 @@ export class InteractionRouter {
     }
     // Records and deadlines are real-world times; `deps.now` pins the calendar of read answers.
     const now = () => new Date();
-    this.#answers = new Answers(new AuditTrail(deps.store, deps.logger, deps.announce), deps.observer);
+    this.#answers = new Answers(
+      new AuditTrail(deps.store, deps.logger, deps.announce),
+      translator(deps.config.botLocale),
+      deps.observer,
+    );
     this.#changes = new ChangeFlow(
       {
         journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs, deps.replicaId),
@@ -216,7 +221,10 @@ export class InteractionRouter {
         'interaction from another guild refused',
       );
       if (interaction.isAutocomplete()) await interaction.respond([]);
-      else if (interaction.isRepliable()) await interaction.reply(ephemeral({ content: OTHER_GUILD }));
+      else if (interaction.isRepliable()) {
+        const t = translator(pickLocale(interaction.locale));
+        await interaction.reply(ephemeral({ content: t('errors.other_guild') }));
+      }
       return;
     }
     if (interaction.isChatInputCommand()) return this.#command(interaction);
@@ -262,10 +270,12 @@ export class InteractionRouter {
       false,
     );
     try {
-      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
+      if (this.#draining) throw restarting();
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
+      // A button of an answer in the channel updates it in the channel's language.
+      const inChannel = !interaction.message.flags.has('Ephemeral');
       const body = await handler.update({
-        ...this.#context(interaction, invocation, tier),
+        ...this.#context(interaction, invocation, tier, inChannel),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
@@ -282,16 +292,14 @@ export class InteractionRouter {
     const scope = handlerScope.getStore();
     if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: label });
     try {
-      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
-      if (!subcommand) {
-        throw new UserError(
-          `\`${label}\` is not a command this version of HostOps knows. Ask an admin to redeploy the commands.`,
-        );
-      }
+      if (this.#draining) throw restarting();
+      if (!subcommand) throw new UserError(message('errors.unknown_command', { command: label }));
       const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label, {
-        anyChannel: subcommand.kind === 'info' && subcommand.anywhere === true,
+        anyChannel: runsAnywhere(subcommand),
       });
-      const context = this.#context(interaction, invocation, tier);
+      // A read answered in the channel speaks the channel's language; everything else the invoker's.
+      const inChannel = subcommand.kind === 'read' && subcommand.ephemeral !== true;
+      const context = this.#context(interaction, invocation, tier, inChannel);
       switch (subcommand.kind) {
         case 'info':
           await this.#answers.acknowledge(
@@ -311,11 +319,11 @@ export class InteractionRouter {
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
           const result = await running;
-          const [first = { content: 'Nothing to show.' }, ...rest] = Array.isArray(result)
+          const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
           await interaction.editReply(
-            withAttachments(withSandboxNotice(first, this.#deps.config.hosting.sandbox)),
+            withAttachments(withSandboxNotice(first, this.#deps.config.hosting.sandbox, context.t)),
           );
           for (const body of rest) {
             const followUp = withAttachments(body);
@@ -386,6 +394,7 @@ export class InteractionRouter {
       guildId: interaction.guildId,
       channelId: interaction.channelId,
       startedAt: performance.now(),
+      locale: pickLocale(interaction.locale),
       changing,
       logger: this.#deps.logger.child({
         cid: correlationId,
@@ -401,9 +410,12 @@ export class InteractionRouter {
     interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
     invocation: Invocation,
     tier: Tier,
+    inChannel = false,
   ): CommandContext {
     const { hosting, config, secrets, commands, generatePassword, store, watch } = this.#deps;
     return {
+      t: translator(inChannel ? config.botLocale : invocation.locale),
+      locale: invocation.locale,
       ...(watch ? { watch } : {}),
       interaction: interaction as CommandContext['interaction'],
       hosting,
@@ -454,13 +466,14 @@ export class InteractionRouter {
   async #modalSubmitted(interaction: ModalSubmitInteraction, nonce: string): Promise<void> {
     const entry = this.#modals.peek(nonce);
     if (!entry || entry.ownerId !== interaction.user.id) {
-      await interaction.reply(ephemeral({ content: 'This form is no longer open. Run the command again.' }));
+      const t = translator(pickLocale(interaction.locale));
+      await interaction.reply(ephemeral({ content: t('errors.form_closed') }));
       return;
     }
     this.#modals.take(nonce);
     const { invocation, spec, request } = entry.value;
     try {
-      if (this.#draining) throw new RefusalError(RESTARTING, 'shutting_down');
+      if (this.#draining) throw restarting();
       const parameters = request.submit(interaction.fields.getTextInputValue('text'));
       await this.#changes.prompt(interaction, invocation, spec, parameters);
     } catch (error) {

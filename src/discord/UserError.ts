@@ -1,12 +1,15 @@
-import type { InvalidValueError } from '../validation/InvalidValueError.js';
-import { escapeUserText } from './render/escapeUserText.js';
+import { type Message, message, translator } from '../i18n/Translator.js';
 
 /**
- * An error whose message is written for the person who ran the command. Handlers throw these; the
- * router is the one place that turns them (and every other error) into a reply.
+ * An error written for the person who ran the command. It carries a message of the catalogue, not
+ * words, so the one place that turns errors into replies can answer in the reader's language; the
+ * Error's own message is the English text, for logs.
  */
 export class UserError extends Error {
   override name = 'UserError';
+  constructor(readonly text: Message) {
+    super(translator('en').render(text));
+  }
 }
 
 export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down';
@@ -15,11 +18,16 @@ export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down';
 export class RefusalError extends UserError {
   override name = 'RefusalError';
   constructor(
-    message: string,
+    text: Message,
     readonly reason: RefusalReason,
   ) {
-    super(message);
+    super(text);
   }
+}
+
+/** The answer to anything new while this process is stopping. */
+export function restarting(): RefusalError {
+  return new RefusalError(message('errors.restarting'), 'shutting_down');
 }
 
 /** One option's value is unusable; says which option and what a valid value looks like. */
@@ -27,14 +35,13 @@ export class InvalidOptionError extends UserError {
   override name = 'InvalidOptionError';
   constructor(
     readonly option: string,
-    readonly problem: string,
-    readonly expected: string,
+    readonly problem: Message,
+    readonly expected: Message,
   ) {
-    // The problem quotes what the user typed: it must not ping anyone or break the markdown.
-    super(`\`${option}\`: ${escapeUserText(problem, 400)}. Expected ${expected}.`);
+    super(message('errors.invalid_option', { option, problem, expected }));
   }
 
-  static from(option: string, error: InvalidValueError): InvalidOptionError {
-    return new InvalidOptionError(option, error.message, error.expected);
+  static from(option: string, error: { problem: Message; expected: Message }): InvalidOptionError {
+    return new InvalidOptionError(option, error.problem, error.expected);
   }
 }

@@ -1,5 +1,6 @@
 import { channelMention, type Interaction, roleMention } from 'discord.js';
 import type { AccessConfig } from '../config.js';
+import { type Message, message } from '../i18n/Translator.js';
 import { RefusalError } from './UserError.js';
 
 /** Cumulative: each tier includes the ones before it. */
@@ -60,27 +61,51 @@ export function checkGates(
   commandLabel: string,
   options: { anyChannel?: boolean } = {},
 ): Tier {
-  // A user-installed copy of the app can be invoked in any guild; only a guild install is ours to serve.
-  const guildInstalled = Boolean(interaction.authorizingIntegrationOwners?.guildId);
-  if (!interaction.inGuild() || !guildInstalled) {
-    throw new RefusalError(
-      'HostOps only takes commands in a server where it is installed, not in direct messages or as a user app.',
-      'guild',
-    );
-  }
-  if (!options.anyChannel && !channelAllowed(interaction, access)) {
-    throw new RefusalError(
-      `HostOps only takes commands in ${access.channelIds.map(channelMention).join(', ')}.`,
-      'channel',
-    );
-  }
   const held = memberTier(memberRoleIds(interaction), access);
-  if (!tierAllows(held, needed)) throw new RefusalError(tierRefusal(commandLabel, needed, access), 'tier');
+  const refusal = refusalOf(interaction, held, needed, access, commandLabel, options.anyChannel === true);
+  if (refusal) throw refusal;
   return held;
 }
 
-function tierRefusal(commandLabel: string, needed: Tier, access: AccessConfig): string {
-  if (needed === 'everyone') return `\`${commandLabel}\` is not available to you.`;
+/** Taken outside the ops channels too (/help). */
+export function runsAnywhere(subcommand: { kind?: string; anywhere?: boolean }): boolean {
+  return subcommand.kind === 'info' && subcommand.anywhere === true;
+}
+
+/** Whether this member may run this subcommand here: the router's gates, for /help's list. */
+export function canRun(
+  subcommand: { tier: Tier; kind?: string; anywhere?: boolean },
+  interaction: Interaction,
+  access: AccessConfig,
+): boolean {
+  const held = memberTier(memberRoleIds(interaction), access);
+  return refusalOf(interaction, held, subcommand.tier, access, '', runsAnywhere(subcommand)) === undefined;
+}
+
+function refusalOf(
+  interaction: Interaction,
+  held: Tier,
+  needed: Tier,
+  access: AccessConfig,
+  commandLabel: string,
+  anyChannel: boolean,
+): RefusalError | undefined {
+  // A user-installed copy of the app can be invoked in any guild; only a guild install is ours to serve.
+  const guildInstalled = Boolean(interaction.authorizingIntegrationOwners?.guildId);
+  if (!interaction.inGuild() || !guildInstalled)
+    return new RefusalError(message('errors.refused.guild'), 'guild');
+  if (!anyChannel && !channelAllowed(interaction, access)) {
+    return new RefusalError(
+      message('errors.refused.channel', { channels: access.channelIds.map(channelMention).join(', ') }),
+      'channel',
+    );
+  }
+  if (!tierAllows(held, needed)) return new RefusalError(tierRefusal(commandLabel, needed, access), 'tier');
+  return undefined;
+}
+
+function tierRefusal(commandLabel: string, needed: Tier, access: AccessConfig): Message {
+  if (needed === 'everyone') return message('errors.refused.everyone', { command: commandLabel });
   // Higher tiers include lower ones, so any role of the needed tier or above will do.
   const tiers = TIERS.slice(TIERS.indexOf(needed)).filter(
     (t): t is Exclude<Tier, 'everyone'> => t !== 'everyone',
@@ -88,7 +113,7 @@ function tierRefusal(commandLabel: string, needed: Tier, access: AccessConfig): 
   const roles = tiers.flatMap((tier) => access[ROLE_VARIABLE[tier]]);
   const roleText =
     roles.length > 0
-      ? `one of these roles: ${roles.map(roleMention).join(', ')}`
-      : `a role that is not configured yet (${ENV_NAME[needed]}); ask an admin`;
-  return `\`${commandLabel}\` needs the **${needed}** tier: ${roleText}.`;
+      ? message('errors.refused.tier_roles', { roles: roles.map(roleMention).join(', ') })
+      : message('errors.refused.tier_unconfigured', { variable: ENV_NAME[needed] });
+  return message('errors.refused.tier', { command: commandLabel, tier: needed, roles: roleText });
 }

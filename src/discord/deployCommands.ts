@@ -1,5 +1,6 @@
 import { REST, Routes } from 'discord.js';
 import type { DeployConfig } from '../config.js';
+import { localizeCommand } from '../i18n/localizeCommand.js';
 import type { Logger } from '../logger.js';
 import type { CommandModule } from './CommandModule.js';
 
@@ -27,7 +28,7 @@ export async function deployCommands(
     config.discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as { id: string }).id;
 
   const registered = (await rest.put(Routes.applicationGuildCommands(applicationId, guildId), {
-    body: commands.map((command) => command.definition),
+    body: commands.map((command) => localizeCommand(command.definition)),
   })) as unknown[];
   logger.info({ applicationId, guildId, count: registered.length }, 'commands registered to the guild');
 

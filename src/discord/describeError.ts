@@ -1,4 +1,7 @@
 import { HostingApiError } from '../hosting/HostingApiError.js';
+import type { OperationName } from '../hosting/HostingClient.js';
+import type { Translator } from '../i18n/Translator.js';
+import { escapeUserText } from './render/escapeUserText.js';
 import { InvalidOptionError, RefusalError, UserError } from './UserError.js';
 
 export type CommandOutcome = 'ok' | 'refused' | 'invalid' | 'failed' | 'cancelled' | 'expired';
@@ -13,24 +16,34 @@ export interface ErrorDescription {
   unexpected: boolean;
 }
 
-const DOMAIN_OPERATIONS = new Set(['createDomain', 'submitDnsRecords']);
+const DOMAIN_OPERATIONS: ReadonlySet<OperationName> = new Set(['createDomain', 'submitDnsRecords']);
 
-const NOT_FOUND: Record<string, string> = {
-  serverLog: 'The provider has no log entry for that server id.',
-  domainInfo: 'The provider does not know this domain (or it is not in this account).',
-};
-
-/** The one place that turns any error into words for Discord. Never includes a secret or a URL. */
-export function describeError(error: unknown, correlationId: string): ErrorDescription {
-  const ref = `Reference: \`${correlationId}\`.`;
+/**
+ * The one place that turns any error into words for Discord, in the reader's language. Never
+ * includes a secret or a URL.
+ */
+export function describeError(error: unknown, correlationId: string, t: Translator): ErrorDescription {
+  const reference = t('errors.reference', { id: correlationId });
   if (error instanceof InvalidOptionError) {
-    return { message: error.message, short: 'invalid', outcome: 'invalid', unexpected: false };
+    // The problem quotes what the user typed: it must not ping anyone or break the markdown.
+    const text = t('errors.invalid_option', {
+      option: error.option,
+      problem: escapeUserText(t.render(error.problem), 400),
+      expected: error.expected,
+    });
+    return { message: text, short: t('errors.short.invalid'), outcome: 'invalid', unexpected: false };
   }
   if (error instanceof RefusalError) {
-    return { message: error.message, short: 'refused', outcome: 'refused', unexpected: false };
+    return {
+      message: t.render(error.text),
+      short: t('errors.short.refused'),
+      outcome: 'refused',
+      unexpected: false,
+    };
   }
   if (error instanceof UserError) {
-    return { message: error.message, short: error.message, outcome: 'failed', unexpected: false };
+    const text = t.render(error.text);
+    return { message: text, short: text, outcome: 'failed', unexpected: false };
   }
   if (error instanceof HostingApiError) {
     const failed = (message: string, short: string) => ({
@@ -39,54 +52,71 @@ export function describeError(error: unknown, correlationId: string): ErrorDescr
       outcome: 'failed' as const,
       unexpected: false,
     });
+    const status = String(error.status ?? '');
+    // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
+    const seconds = (ms: number) => Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0));
     switch (error.kind) {
       case 'unauthorized':
-        return failed(
-          `The hosting API rejected HostOps' token (${error.status}). Tell an admin. ${ref}`,
-          'token rejected',
-        );
-      case 'not_found':
-        return failed(NOT_FOUND[error.operation] ?? `The provider answered "not found". ${ref}`, 'not found');
+        return failed(t('errors.unauthorized', { status, reference }), t('errors.short.unauthorized'));
+      case 'not_found': {
+        const known = NOT_FOUND[error.operation];
+        return failed(known ? t(known) : t('errors.not_found', { reference }), t('errors.short.not_found'));
+      }
       case 'rate_limited': {
-        const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 30_000) / 1000));
+        const wait = Math.max(1, Math.ceil((error.retryAfterMs ?? 30_000) / 1000));
         return failed(
-          `The provider is rate limiting us: retry in ${seconds} s.`,
-          `rate limited, retry in ${seconds} s`,
+          t('errors.rate_limited', { seconds: wait }),
+          t('errors.short.rate_limited', { seconds: wait }),
         );
       }
       case 'upstream':
-        return failed(
-          `The provider returned an error (${error.status}). Try again later. ${ref}`,
-          `provider error ${error.status}`,
-        );
+        return failed(t('errors.upstream', { status, reference }), t('errors.short.upstream', { status }));
       case 'bad_response':
-        return failed(`The provider sent an answer HostOps cannot read. ${ref}`, 'unreadable answer');
+        return failed(t('errors.bad_response', { reference }), t('errors.short.bad_response'));
       case 'timeout':
-        return failed(`${capitalise(error.message)}. Try again later. ${ref}`, 'no answer in time');
+        return failed(
+          t('errors.timeout', { seconds: seconds(error.timeoutMs ?? 0), reference }),
+          t('errors.short.timeout'),
+        );
       case 'network':
-        return failed(`Cannot reach the provider right now. Try again later. ${ref}`, 'provider unreachable');
+        return failed(t('errors.network', { reference }), t('errors.short.network'));
       case 'request_too_large':
         return failed(
-          `The request is too large for the provider (${error.status === undefined ? 'not sent' : `HTTP ${error.status}`}); nothing was changed. Send less at once. ${ref}`,
-          'request too large',
+          t('errors.request_too_large', {
+            status:
+              error.status === undefined ? t('errors.request_too_large.not_sent') : `HTTP ${error.status}`,
+            reference,
+          }),
+          t('errors.short.request_too_large'),
         );
       case 'outcome_unknown': {
-        const check = DOMAIN_OPERATIONS.has(error.operation) ? 'with /domain info' : 'with the provider';
+        const reason =
+          error.status !== undefined
+            ? t('errors.outcome_unknown.gateway', { status })
+            : error.timeoutMs !== undefined
+              ? t('errors.outcome_unknown.timeout', { seconds: seconds(error.timeoutMs) })
+              : t('errors.outcome_unknown.connection');
+        const check = DOMAIN_OPERATIONS.has(error.operation)
+          ? t('errors.outcome_unknown.check_domain')
+          : t('errors.outcome_unknown.check_provider');
         return failed(
-          `**Outcome unknown** — ${error.message}. Check ${check} before trying again. ${ref}`,
-          'outcome unknown',
+          t('errors.outcome_unknown', { reason, check, reference }),
+          t('errors.short.outcome_unknown'),
         );
       }
     }
   }
   return {
-    message: `Something went wrong on our side; nothing more was sent. ${ref}`,
-    short: 'internal error',
+    message: t('errors.internal', { reference }),
+    short: t('errors.short.internal'),
     outcome: 'failed',
     unexpected: true,
   };
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+const NOT_FOUND: Partial<
+  Record<OperationName, 'errors.not_found.serverLog' | 'errors.not_found.domainInfo'>
+> = {
+  serverLog: 'errors.not_found.serverLog',
+  domainInfo: 'errors.not_found.domainInfo',
+};

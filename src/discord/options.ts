@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { message } from '../i18n/Translator.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { refuseHiddenCharacters } from '../validation/refuseHiddenCharacters.js';
 import { InvalidOptionError } from './UserError.js';
@@ -40,7 +41,12 @@ export function integerOption(
 ): number {
   const value = options.getInteger(name, true);
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new InvalidOptionError(name, `${value} is out of range`, `a whole number from ${min} to ${max}`);
+    // Plain digits (`1000`, not `1,000`), like every number in validation messages.
+    throw new InvalidOptionError(
+      name,
+      message('validation.integer.out_of_range', { value: String(value) }),
+      message('validation.integer.expected', { min: String(min), max: String(max) }),
+    );
   }
   return value;
 }

@@ -103,8 +103,11 @@ export const suggestDomainList: Autocomplete = async (context) => {
     .filter((choice) => choice.value.length <= MAX_VALUE_LENGTH);
 };
 
-/** For a server `id` option: ids used lately in server commands that contain the digits typed. */
-export const suggestServerIds: Autocomplete = async ({ store, focused }) => {
+/**
+ * For a server `id` option: ids used lately in server commands that contain the digits typed, named
+ * in the invoker's language.
+ */
+export const suggestServerIds: Autocomplete = async ({ store, focused, t }) => {
   if (focused.name !== 'id') return [];
   const typed = focused.value.trim();
   // Anything but digits can match no id.
@@ -119,5 +122,5 @@ export const suggestServerIds: Autocomplete = async ({ store, focused }) => {
     ids.push(value);
     if (ids.length === MAX_CHOICES) break;
   }
-  return ids.map((id) => ({ name: `server ${id}`, value: id }));
+  return ids.map((id) => ({ name: t('server.suggestion', { id: String(id) }), value: id }));
 };

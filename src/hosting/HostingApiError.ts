@@ -1,3 +1,5 @@
+import type { OperationName } from './HostingClient.js';
+
 /**
  * Stable error kinds the chat layer maps to messages. `outcome_unknown` is only ever produced for
  * non-idempotent calls (POST) whose request may have reached the provider: repeating it could, for
@@ -23,11 +25,13 @@ export interface RedactedRequest {
 
 export interface HostingApiErrorDetails {
   kind: HostingErrorKind;
-  operation: string;
+  operation: OperationName;
   request: RedactedRequest;
   correlationId: string;
   status?: number | undefined;
   retryAfterMs?: number | undefined;
+  /** Set when the provider did not answer in time: the limit that ran out. */
+  timeoutMs?: number | undefined;
   /** Short, secret-free excerpt of an unusable body. */
   snippet?: string | undefined;
   attempts: number;
@@ -37,11 +41,12 @@ export interface HostingApiErrorDetails {
 export class HostingApiError extends Error {
   override readonly name = 'HostingApiError';
   readonly kind: HostingErrorKind;
-  readonly operation: string;
+  readonly operation: OperationName;
   readonly request: RedactedRequest;
   readonly correlationId: string;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly timeoutMs: number | undefined;
   readonly snippet: string | undefined;
   readonly attempts: number;
 
@@ -53,6 +58,7 @@ export class HostingApiError extends Error {
     this.correlationId = details.correlationId;
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
+    this.timeoutMs = details.timeoutMs;
     this.snippet = details.snippet;
     this.attempts = details.attempts;
   }
@@ -68,6 +74,7 @@ export class HostingApiError extends Error {
       status: this.status,
       correlationId: this.correlationId,
       retryAfterMs: this.retryAfterMs,
+      timeoutMs: this.timeoutMs,
       snippet: this.snippet,
       attempts: this.attempts,
     };

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { newCorrelationId } from '../correlationId.js';
+import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
 import { type DnsRecord, encodeDnsRecords } from './dnsRecords.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
@@ -126,6 +127,8 @@ export interface ChangeInputs {
   submitDnsRecords: SubmitDnsRecordsInput;
 }
 export type ChangeOperation = keyof ChangeInputs;
+/** Every operation of the API, as errors and logs name them. */
+export type OperationName = 'serverLog' | 'domainInfo' | ChangeOperation;
 export type ChangeInput<K extends ChangeOperation> = ChangeInputs[K];
 
 interface ChangeSpec<I> {
@@ -189,7 +192,7 @@ const CHANGES: { [K in ChangeOperation]: ChangeSpec<ChangeInputs[K]> } = {
 };
 
 interface Operation<T> {
-  name: string;
+  name: OperationName;
   method: Method;
   pathTemplate: string;
   path: string;
@@ -458,9 +461,9 @@ export class HostingClient {
       // next sequential call reuse it instead of opening a second socket.
       await setImmediatePromise();
     } catch (cause) {
-      const { kind, message } = classifyTransportError(cause, op.method, this.#timeoutMs);
+      const { kind, message, timeoutMs } = classifyTransportError(cause, op.method, this.#timeoutMs);
       const retryable = op.method !== 'POST' && kind !== 'bad_response';
-      return { ok: false, outcome: kind, retryable, error: fail(kind, message, { cause }) };
+      return { ok: false, outcome: kind, retryable, error: fail(kind, message, { cause, timeoutMs }) };
     }
 
     const durationMs = performance.now() - started;
@@ -585,13 +588,12 @@ export class HostingClient {
   }
 
   #snippet(text: string, query: Record<string, string> | undefined): string {
-    let out = text.replace(/\s+/g, ' ').trim();
+    const out = text.replace(/\s+/g, ' ').trim();
     // Providers echo the request in error pages: the token, a music-bot password, a license key.
     const secrets = [this.#token, query?.password, query?.license].filter(
-      (s): s is string => typeof s === 'string' && s.length > 0,
+      (s): s is string => typeof s === 'string',
     );
-    for (const secret of secrets) out = out.split(secret).join('[REDACTED]');
-    return cutText(out, SNIPPET_LENGTH);
+    return cutText(scrubSecrets(out, secrets), SNIPPET_LENGTH);
   }
 }
 
@@ -617,7 +619,7 @@ function classifyTransportError(
   cause: unknown,
   method: Method,
   timeoutMs: number,
-): { kind: HostingErrorKind; message: string } {
+): { kind: HostingErrorKind; message: string; timeoutMs?: number } {
   const code = (cause as { code?: unknown })?.code;
   const name = (cause as { name?: unknown })?.name;
   if (code === 'BODY_TOO_LARGE') return { kind: 'bad_response', message: 'provider answer too large' };
@@ -629,14 +631,20 @@ function classifyTransportError(
   // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
   const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
   if (method === 'POST') {
-    return {
-      kind: 'outcome_unknown',
-      message: timedOut
-        ? `no answer within ${seconds} s; the change may or may not have been applied`
-        : 'connection lost before the provider answered; the change may or may not have been applied',
-    };
+    return timedOut
+      ? {
+          kind: 'outcome_unknown',
+          message: `no answer within ${seconds} s; the change may or may not have been applied`,
+          timeoutMs,
+        }
+      : {
+          kind: 'outcome_unknown',
+          message:
+            'connection lost before the provider answered; the change may or may not have been applied',
+        };
   }
-  if (timedOut) return { kind: 'timeout', message: `no answer from the provider within ${seconds} s` };
+  if (timedOut)
+    return { kind: 'timeout', message: `no answer from the provider within ${seconds} s`, timeoutMs };
   return {
     kind: 'network',
     message: `connection to the provider failed${typeof code === 'string' ? ` (${code})` : ''}`,

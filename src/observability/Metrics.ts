@@ -86,7 +86,22 @@ export class Metrics implements RouterObserver, WatchObserver {
     registers: [this.registry],
   });
 
+  #defaultsStarted = false;
+
   constructor() {
+    // Node's default metrics (process, heap, GC, event-loop lag) start with the first scrape: until then
+    // nobody reads them, and two of them cost an idle bot CPU (event-loop lag samples every 10 ms, GC
+    // durations are observed on every collection). A bot without HTTP_PORT never starts them.
+    const metrics = this.registry.metrics.bind(this.registry);
+    this.registry.metrics = () => {
+      this.#startDefaults();
+      return metrics();
+    };
+  }
+
+  #startDefaults(): void {
+    if (this.#defaultsStarted) return;
+    this.#defaultsStarted = true;
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -1,4 +1,4 @@
-import { type Sandbox, startSandbox } from './startSandbox.js';
+import type { Sandbox } from './startSandbox.js';
 
 export interface HostingEndpoint {
   /** What HostingClient is given: the real API's, or the sandbox's made-up ones. */
@@ -21,6 +21,8 @@ export async function openHostingEndpoint(
   if (!hosting.sandbox) {
     return { baseUrl: hosting.baseUrl, token: hosting.token, sandbox: undefined, close: async () => {} };
   }
+  // Loaded on first use: a production bot never runs the sandbox.
+  const { startSandbox } = await import('./startSandbox.js');
   const sandbox = await startSandbox({
     timeZone: hosting.timeZone,
     ...(options.now ? { now: options.now } : {}),

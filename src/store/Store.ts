@@ -1,3 +1,5 @@
+import type { Locale } from '../i18n/locales.js';
+
 /**
  * The persistent store as the rest of HostOps sees it: plain JS values, no SQL and no engine types.
  * Times are `Date`s here and epoch milliseconds in the database, so both engines compare them the same way.
@@ -40,6 +42,8 @@ export interface ChangeRecord {
   replicaId: string | null;
   /** Its approval request: where it was posted, who approved or rejected, why. */
   approval: Record<string, unknown> | null;
+  /** The requester's language: their prompt is written, and later edited, in it. */
+  locale: Locale;
 }
 
 /** `updatedAt` starts out equal to `createdAt`. */

@@ -22,6 +22,7 @@ export interface ChangesTable {
   expires_at: number;
   replica_id: string | null;
   approval: string | null;
+  locale: string | null;
 }
 
 export interface AuditTable {

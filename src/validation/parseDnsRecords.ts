@@ -6,6 +6,7 @@ import {
   type DnsRecordType,
   encodeDnsRecords,
 } from '../hosting/dnsRecords.js';
+import { type Message, message, translator } from '../i18n/Translator.js';
 import { cutText } from '../text/cutText.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { parseHostname } from './parseHostname.js';
@@ -40,28 +41,39 @@ function exampleLine(record: DnsRecord): string {
   return `${record.name} ${record.ttl} ${record.type} ${prio}${content}`;
 }
 
-function expectedFor(format: Format, type?: DnsRecordType): string {
+/** The examples are code, the same in every language: passed as parameters. */
+function expectedFor(format: Format, type?: DnsRecordType): Message {
   if (format === 'zone') {
     const example = exampleLine(EXAMPLES[type ?? 'A']);
     return type
-      ? `a line such as \`${example}\``
-      : `one record per line as \`name [ttl] TYPE [prio] content\`, such as \`${example}\``;
+      ? message('validation.dns.expected_zone_type', { example })
+      : message('validation.dns.expected_zone', { example });
   }
   const example = encodeDnsRecords([EXAMPLES[type ?? 'A']]);
   return type
-    ? `a record such as ${example.slice(1, -1)}`
-    : `a JSON array of {name, type, content, ttl?, prio?} objects such as ${example}`;
+    ? message('validation.dns.expected_json_type', { example: example.slice(1, -1) })
+    : message('validation.dns.expected_json', { example });
 }
 
 /** A problem with one record; turned into an InvalidValueError naming the line or index. */
 class RecordProblem extends Error {
   constructor(
-    message: string,
+    readonly problem: Message,
     readonly type?: DnsRecordType,
   ) {
-    super(message);
+    super(translator('en').render(problem));
   }
 }
+
+/** A record field as the messages name it: `TTL`, `priority`, … */
+type Field = 'ttl' | 'priority' | 'weight' | 'port' | 'caa_flags';
+
+function field(name: Field): Message {
+  return message(`validation.dns.field.${name}`);
+}
+
+/** Limits and counts as plain digits (`86400`, not `86,400`): they are written like that in zone files. */
+const digits = (value: number): string => String(value);
 
 /**
  * Parses DNS records given either as a JSON array (input starting with `[`) of
@@ -73,17 +85,20 @@ class RecordProblem extends Error {
  */
 export function parseDnsRecords(input: string): DnsRecord[] {
   const trimmed = input.trim();
-  if (trimmed === '') throw new InvalidValueError('no records given', expectedFor('zone'));
+  if (trimmed === '') throw new InvalidValueError(message('validation.dns.missing'), expectedFor('zone'));
   if (trimmed.startsWith('{')) {
-    throw new InvalidValueError('JSON records must be in an array: wrap them in [ ]', expectedFor('json'));
+    throw new InvalidValueError(message('validation.dns.json_object'), expectedFor('json'));
   }
   return trimmed.startsWith('[') ? parseJsonRecords(trimmed) : parseZoneRecords(input);
 }
 
 function checkCount(count: number, format: Format): void {
-  if (count === 0) throw new InvalidValueError('no records given', expectedFor(format));
+  if (count === 0) throw new InvalidValueError(message('validation.dns.missing'), expectedFor(format));
   if (count > MAX_RECORDS) {
-    throw new InvalidValueError(`${count} records given, at most ${MAX_RECORDS}`, expectedFor(format));
+    throw new InvalidValueError(
+      message('validation.dns.too_many', { count: digits(count), max: digits(MAX_RECORDS) }),
+      expectedFor(format),
+    );
   }
 }
 
@@ -98,7 +113,10 @@ function parseZoneRecords(input: string): DnsRecord[] {
       return parseZoneLine(text);
     } catch (error) {
       if (!(error instanceof RecordProblem)) throw error;
-      throw new InvalidValueError(`line ${number}: ${error.message}`, expectedFor('zone', error.type));
+      throw new InvalidValueError(
+        message('validation.dns.at_line', { line: digits(number), problem: error.problem }),
+        expectedFor('zone', error.type),
+      );
     }
   });
 }
@@ -116,20 +134,21 @@ function parseZoneLine(line: string): DnsRecord {
   let token = nextToken();
   let ttl: number | undefined;
   if (token !== undefined && /^[+-]?\d/.test(token)) {
-    ttl = parseUnsigned(token, 'TTL');
+    ttl = parseUnsigned(token, 'ttl');
     token = nextToken();
   }
   // Tolerated so lines copied from a zone file (`www 3600 IN A …`) work.
   if (token?.toUpperCase() === 'IN') token = nextToken();
-  if (token === undefined) throw new RecordProblem('record type missing');
+  if (token === undefined) throw new RecordProblem(message('validation.dns.type_missing'));
   const type = parseType(token);
 
   let prio: number | undefined;
   if (type === 'MX' || type === 'SRV') {
     const prioToken = nextToken();
     if (prioToken === undefined || !/^\d+$/.test(prioToken)) {
-      const what = type === 'MX' ? 'the target' : 'weight, port and target';
-      throw new RecordProblem(`${type} needs a priority (0–${MAX_UINT16}) before ${what}`, type);
+      const problem =
+        type === 'MX' ? 'validation.dns.priority_before_target' : 'validation.dns.priority_before_srv';
+      throw new RecordProblem(message(problem, { type, max: digits(MAX_UINT16) }), type);
     }
     prio = parseUnsigned(prioToken, 'priority', type);
   }
@@ -137,9 +156,13 @@ function parseZoneLine(line: string): DnsRecord {
 }
 
 /** Digits only; the range is checked by the caller. */
-function parseUnsigned(token: string, what: string, type?: DnsRecordType): number {
-  if (!/^\d+$/.test(token))
-    throw new RecordProblem(`${what} ${quoteInput(token)} is not a whole number`, type);
+function parseUnsigned(token: string, what: Field, type?: DnsRecordType): number {
+  if (!/^\d+$/.test(token)) {
+    throw new RecordProblem(
+      message('validation.dns.not_whole', { field: field(what), input: quoteInput(token) }),
+      type,
+    );
+  }
   return Number(token);
 }
 
@@ -147,7 +170,10 @@ function parseType(token: string): DnsRecordType {
   const type = DNS_RECORD_TYPES.find((known) => known === token.toUpperCase());
   if (!type) {
     throw new RecordProblem(
-      `unknown record type ${quoteInput(token)}; use one of ${DNS_RECORD_TYPES.join(', ')}`,
+      message('validation.dns.unknown_type', {
+        input: quoteInput(token),
+        types: DNS_RECORD_TYPES.join(', '),
+      }),
     );
   }
   return type;
@@ -161,35 +187,49 @@ function parseJsonRecords(input: string): DnsRecord[] {
     items = JSON.parse(input);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidValueError(`not valid JSON: ${cutText(reason, 100)}`, expectedFor('json'));
+    // The parser's own words (English, from the JavaScript engine) are quoted as they are.
+    throw new InvalidValueError(
+      message('validation.dns.bad_json', { reason: cutText(reason, 100) }),
+      expectedFor('json'),
+    );
   }
-  if (!Array.isArray(items)) throw new InvalidValueError('not a JSON array', expectedFor('json'));
+  if (!Array.isArray(items))
+    throw new InvalidValueError(message('validation.dns.not_array'), expectedFor('json'));
   checkCount(items.length, 'json');
   return items.map((item: unknown, index) => {
     try {
       return parseJsonItem(item);
     } catch (error) {
       if (!(error instanceof RecordProblem)) throw error;
-      throw new InvalidValueError(`index ${index}: ${error.message}`, expectedFor('json', error.type));
+      throw new InvalidValueError(
+        message('validation.dns.at_index', { index: digits(index), problem: error.problem }),
+        expectedFor('json', error.type),
+      );
     }
   });
 }
 
 function parseJsonItem(item: unknown): DnsRecord {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new RecordProblem('not an object');
+    throw new RecordProblem(message('validation.dns.not_object'));
   }
   const fields = item as Record<string, unknown>;
   const unknownField = Object.keys(fields).find((key) => !JSON_FIELDS.has(key));
   if (unknownField !== undefined) {
-    throw new RecordProblem(`unknown field ${quoteInput(unknownField)}; use name, type, content, ttl, prio`);
+    throw new RecordProblem(message('validation.dns.unknown_field', { input: quoteInput(unknownField) }));
   }
   const typeText = fields.type;
-  if (typeof typeText !== 'string') throw new RecordProblem('"type" must be a string');
+  if (typeof typeText !== 'string') {
+    throw new RecordProblem(message('validation.dns.must_be_string', { field: 'type' }));
+  }
   const type = parseType(typeText.trim());
   const { name, content } = fields;
-  if (typeof name !== 'string') throw new RecordProblem('"name" must be a string', type);
-  if (typeof content !== 'string') throw new RecordProblem('"content" must be a string', type);
+  if (typeof name !== 'string') {
+    throw new RecordProblem(message('validation.dns.must_be_string', { field: 'name' }), type);
+  }
+  if (typeof content !== 'string') {
+    throw new RecordProblem(message('validation.dns.must_be_string', { field: 'content' }), type);
+  }
   return validateRecord({
     name: name.trim(),
     type,
@@ -203,7 +243,7 @@ function parseJsonItem(item: unknown): DnsRecord {
 function optionalInteger(value: unknown, field: string, type: DnsRecordType): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new RecordProblem(`"${field}" must be a whole number`, type);
+    throw new RecordProblem(message('validation.dns.must_be_whole', { field }), type);
   }
   return value;
 }
@@ -224,30 +264,59 @@ function validateRecord(raw: RawRecord): DnsRecord {
     ['content', raw.content],
   ] as const) {
     const hidden = HIDDEN_OR_CONTROL.exec(value);
-    if (hidden) throw new RecordProblem(`${what} contains ${describeHiddenCharacter(hidden[0])}`, type);
+    if (hidden) {
+      throw new RecordProblem(
+        message('validation.contains', {
+          input: message(`validation.dns.field.${what}`),
+          character: describeHiddenCharacter(hidden[0]),
+        }),
+        type,
+      );
+    }
   }
   const name = parseRecordName(raw.name, type);
   const ttl = raw.ttl ?? DEFAULT_TTL;
-  if (ttl < MIN_TTL || ttl > MAX_TTL) {
-    throw new RecordProblem(`TTL ${ttl} out of range (${MIN_TTL}–${MAX_TTL})`, type);
-  }
-  if (raw.content === '') throw new RecordProblem(`${type} content missing`, type);
+  checkRange(ttl, MIN_TTL, MAX_TTL, 'ttl', type);
+  if (raw.content === '') throw new RecordProblem(message('validation.dns.content_missing', { type }), type);
   const content = parseContent(type, raw.content);
 
   if (type === 'MX' || type === 'SRV') {
-    if (raw.prio === undefined) throw new RecordProblem(`${type} needs a priority (0–${MAX_UINT16})`, type);
+    if (raw.prio === undefined) {
+      throw new RecordProblem(
+        message('validation.dns.priority_missing', { type, max: digits(MAX_UINT16) }),
+        type,
+      );
+    }
     checkUint16(raw.prio, 'priority', type);
     return { name, type, content, ttl, prio: raw.prio };
   }
-  if (raw.prio !== undefined) throw new RecordProblem(`${type} records have no priority`, type);
+  if (raw.prio !== undefined) throw new RecordProblem(message('validation.dns.no_priority', { type }), type);
   return { name, type, content, ttl };
 }
 
-function checkUint16(value: number, what: string, type: DnsRecordType): void {
-  if (value < 0 || value > MAX_UINT16) {
-    throw new RecordProblem(`${what} ${value} out of range (0–${MAX_UINT16})`, type);
+function checkRange(value: number, min: number, max: number, what: Field, type: DnsRecordType): void {
+  if (value < min || value > max) {
+    throw new RecordProblem(
+      message('validation.dns.out_of_range', {
+        field: field(what),
+        value: digits(value),
+        min: digits(min),
+        max: digits(max),
+      }),
+      type,
+    );
   }
 }
+
+function checkUint16(value: number, what: Field, type: DnsRecordType): void {
+  checkRange(value, 0, MAX_UINT16, what, type);
+}
+
+type NameProblem =
+  | 'validation.dns.name_invalid_idn'
+  | 'validation.dns.name_too_long'
+  | 'validation.dns.name_empty_label'
+  | 'validation.dns.name_wildcard';
 
 /**
  * Names are relative to the zone, so a trailing dot (an absolute name) is rejected rather than guessed at.
@@ -256,35 +325,39 @@ function checkUint16(value: number, what: string, type: DnsRecordType): void {
 function parseRecordName(input: string, type: DnsRecordType): string {
   const name = input.toLowerCase();
   if (name === '@') return name;
-  if (name === '') throw new RecordProblem('name missing; use @ for the domain itself', type);
-  if (name.endsWith('.')) {
+  if (name === '') throw new RecordProblem(message('validation.dns.name_missing'), type);
+  const quoted = quoteInput(name);
+  if (name.endsWith('.'))
+    throw new RecordProblem(message('validation.dns.name_absolute', { input: quoted }), type);
+  // Checked before IDNA, which would percent-decode or cut at URL characters.
+  const bad = /[^\P{ASCII}a-z0-9_*.-]/u.exec(name) ?? /[\p{White_Space}\p{Cc}\p{Cs}]/u.exec(name);
+  if (bad) {
     throw new RecordProblem(
-      `name ${quoteInput(name)} ends with "."; give it relative to the domain, such as www or @`,
+      message('validation.dns.name_contains', { input: quoted, character: quoteChar(bad[0]) }),
       type,
     );
   }
-  // Checked before IDNA, which would percent-decode or cut at URL characters.
-  const bad = /[^\P{ASCII}a-z0-9_*.-]/u.exec(name) ?? /[\p{White_Space}\p{Cc}\p{Cs}]/u.exec(name);
-  if (bad) throw new RecordProblem(`name ${quoteInput(name)} contains ${quoteChar(bad[0])}`, type);
   // Only when needed: domainToASCII reads a name ending in a number as IPv4 (`1` → `0.0.0.1`).
   const needsIdna = /[^\p{ASCII}]|(?:^|\.)xn--/u.test(name);
   const ascii = needsIdna ? domainToASCII(name) : name;
-  if (ascii === '')
-    throw new RecordProblem(`name ${quoteInput(name)} is not a valid internationalised name`, type);
-  if (ascii.length > 253) throw new RecordProblem(`name ${quoteInput(name)} is too long`, type);
+  const problem = (key: NameProblem) => new RecordProblem(message(key, { input: quoted }), type);
+  if (ascii === '') throw problem('validation.dns.name_invalid_idn');
+  if (ascii.length > 253) throw problem('validation.dns.name_too_long');
   ascii.split('.').forEach((label, index) => {
-    if (label === '') throw new RecordProblem(`name ${quoteInput(name)} contains an empty label`, type);
+    if (label === '') throw problem('validation.dns.name_empty_label');
     if (label.length > 63) {
       throw new RecordProblem(
-        `label ${quoteInput(label)} is ${label.length} characters long, at most 63`,
+        message('validation.label_length_over', {
+          label: quoteInput(label),
+          length: digits(label.length),
+          max: '63',
+        }),
         type,
       );
     }
-    if (label.includes('*') && (label !== '*' || index > 0)) {
-      throw new RecordProblem(`name ${quoteInput(name)}: "*" is only allowed as the whole first label`, type);
-    }
+    if (label.includes('*') && (label !== '*' || index > 0)) throw problem('validation.dns.name_wildcard');
     if (label.startsWith('-') || label.endsWith('-')) {
-      throw new RecordProblem(`label ${quoteInput(label)} starts or ends with "-"`, type);
+      throw new RecordProblem(message('validation.label_hyphen', { label: quoteInput(label) }), type);
     }
   });
   return ascii;
@@ -293,11 +366,13 @@ function parseRecordName(input: string, type: DnsRecordType): string {
 function parseContent(type: DnsRecordType, content: string): string {
   switch (type) {
     case 'A':
-      if (!isIPv4(content)) throw new RecordProblem(`${quoteInput(content)} is not an IPv4 address`, type);
+      if (!isIPv4(content)) {
+        throw new RecordProblem(message('validation.dns.not_ipv4', { input: quoteInput(content) }), type);
+      }
       return content;
     case 'AAAA':
       if (!isIPv6(content) || content.includes('%')) {
-        throw new RecordProblem(`${quoteInput(content)} is not an IPv6 address`, type);
+        throw new RecordProblem(message('validation.dns.not_ipv6', { input: quoteInput(content) }), type);
       }
       return content;
     case 'CNAME':
@@ -318,7 +393,7 @@ function parseTarget(target: string, type: DnsRecordType): string {
     return parseHostname(target);
   } catch (error) {
     if (!(error instanceof InvalidValueError)) throw error;
-    throw new RecordProblem(`target: ${error.message}`, type);
+    throw new RecordProblem(message('validation.dns.target', { problem: error.problem }), type);
   }
 }
 
@@ -327,7 +402,7 @@ function parseSrv(content: string): string {
   const parts = content.split(/\s+/);
   const [weightText, portText, target] = parts;
   if (parts.length !== 3 || weightText === undefined || portText === undefined || target === undefined) {
-    throw new RecordProblem('SRV content must be `weight port target` after the priority', 'SRV');
+    throw new RecordProblem(message('validation.dns.srv_format'), 'SRV');
   }
   const weight = parseUnsigned(weightText, 'weight', 'SRV');
   checkUint16(weight, 'weight', 'SRV');
@@ -347,19 +422,19 @@ function parseTxt(content: string): string {
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > MAX_TXT_STRING_BYTES) {
       throw new RecordProblem(
-        `TXT string is ${bytes} bytes long, at most ${MAX_TXT_STRING_BYTES}; split it into several "…" "…" strings`,
+        message('validation.dns.txt_too_long', { bytes: digits(bytes), max: digits(MAX_TXT_STRING_BYTES) }),
         'TXT',
       );
     }
   }
   const text = strings.join('');
-  if (text === '') throw new RecordProblem('TXT text is empty', 'TXT');
+  if (text === '') throw new RecordProblem(message('validation.dns.txt_empty'), 'TXT');
   return text;
 }
 
 function checkBareText(content: string): string {
   if (content.includes('"')) {
-    throw new RecordProblem('TXT text contains a stray "; put the whole text in quotes', 'TXT');
+    throw new RecordProblem(message('validation.dns.txt_stray_quote'), 'TXT');
   }
   return content;
 }
@@ -370,7 +445,7 @@ function splitQuotedStrings(content: string): string[] {
   while (index < content.length) {
     if (content[index] !== '"') {
       throw new RecordProblem(
-        `unexpected text ${quoteInput(content.slice(index))} after a quoted TXT string`,
+        message('validation.dns.txt_after_quoted', { input: quoteInput(content.slice(index)) }),
         'TXT',
       );
     }
@@ -378,14 +453,14 @@ function splitQuotedStrings(content: string): string[] {
     let text = '';
     for (;;) {
       const char = content[index];
-      if (char === undefined) throw new RecordProblem('TXT string is missing its closing "', 'TXT');
+      if (char === undefined) throw new RecordProblem(message('validation.dns.txt_unclosed'), 'TXT');
       index += 1;
       if (char === '"') break;
       if (char === '\\') {
         const escaped = content[index];
-        if (escaped === undefined) throw new RecordProblem('TXT string is missing its closing "', 'TXT');
+        if (escaped === undefined) throw new RecordProblem(message('validation.dns.txt_unclosed'), 'TXT');
         if (/\d/.test(escaped)) {
-          throw new RecordProblem('decimal escapes such as \\065 are not supported in TXT text', 'TXT');
+          throw new RecordProblem(message('validation.dns.txt_decimal_escape'), 'TXT');
         }
         text += escaped;
         index += 1;
@@ -402,27 +477,24 @@ function splitQuotedStrings(content: string): string[] {
 /** `flags tag value` (RFC 8659); the value may be quoted, and is always quoted in the result. */
 function parseCaa(content: string): string {
   const match = /^(\S+)\s+(\S+)\s+(.*)$/.exec(content);
-  if (!match) throw new RecordProblem('CAA content must be `flags tag "value"`', 'CAA');
+  if (!match) throw new RecordProblem(message('validation.dns.caa_format'), 'CAA');
   const [, flagsText = '', tagText = '', valueText = ''] = match;
-  const flags = parseUnsigned(flagsText, 'CAA flags', 'CAA');
-  if (flags > 255) throw new RecordProblem(`CAA flags ${flags} out of range (0–255)`, 'CAA');
+  const flags = parseUnsigned(flagsText, 'caa_flags', 'CAA');
+  checkRange(flags, 0, 255, 'caa_flags', 'CAA');
   const tag = tagText.toLowerCase();
   if (!CAA_TAGS.includes(tag)) {
     throw new RecordProblem(
-      `unknown CAA tag ${quoteInput(tagText)}; use one of ${CAA_TAGS.join(', ')}`,
+      message('validation.dns.caa_tag', { input: quoteInput(tagText), tags: CAA_TAGS.join(', ') }),
       'CAA',
     );
   }
   const quoted = /^"([^"]*)"$/.exec(valueText);
   const value = quoted ? (quoted[1] ?? '') : valueText;
   if (!quoted && /[\s"]/.test(value)) {
-    throw new RecordProblem(`CAA value ${quoteInput(valueText)} must be one "quoted" string`, 'CAA');
+    throw new RecordProblem(message('validation.dns.caa_value', { input: quoteInput(valueText) }), 'CAA');
   }
   if (tag === 'iodef' && !/^(?:mailto:|https?:\/\/)\S+$/i.test(value)) {
-    throw new RecordProblem(
-      `CAA iodef value ${quoteInput(value)} must be a mailto: or http(s):// URL`,
-      'CAA',
-    );
+    throw new RecordProblem(message('validation.dns.caa_iodef', { input: quoteInput(value) }), 'CAA');
   }
   return `${flags} ${tag} "${value}"`;
 }

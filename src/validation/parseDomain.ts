@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { type MessageKey, message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteChar, quoteInput } from './quote.js';
 
@@ -10,7 +11,7 @@ export interface ParsedDomain {
   unicode: string;
 }
 
-const EXPECTED = 'a domain name such as example.com or bücher.de';
+const EXPECTED = message('validation.domain.expected');
 const MAX_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
 // Anything longer cannot be a domain even after IDNA mapping; saves running IDNA on pasted walls of text.
@@ -20,15 +21,17 @@ const MAX_INPUT_LENGTH = 1000;
  * Characters rejected before IDNA with a hint: domainToASCII treats its input as a URL host, so it would
  * silently cut at `\`, percent-decode `%41` to `a`, or fail without saying why.
  */
-const URL_CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
-  [':', 'leave out the port and the scheme'],
-  ['/', 'give only the domain name, not a URL or path'],
-  ['?', 'give only the domain name, not a URL'],
-  ['#', 'give only the domain name, not a URL'],
-  ['&', 'give only the domain name, not a URL'],
-  ['@', 'give only the domain name, not an e-mail address'],
-  ['\\', 'give only the domain name, not a path'],
-  ['%', 'write the name itself, not percent-encoded'],
+type Hint = Extract<MessageKey, `validation.domain.hint.${string}`>;
+
+const URL_CHARACTER_HINTS: ReadonlyMap<string, Hint> = new Map<string, Hint>([
+  [':', 'validation.domain.hint.port'],
+  ['/', 'validation.domain.hint.url_or_path'],
+  ['?', 'validation.domain.hint.url'],
+  ['#', 'validation.domain.hint.url'],
+  ['&', 'validation.domain.hint.url'],
+  ['@', 'validation.domain.hint.email'],
+  ['\\', 'validation.domain.hint.path'],
+  ['%', 'validation.domain.hint.percent'],
 ]);
 
 /**
@@ -39,10 +42,10 @@ const URL_CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
 export function parseDomain(input: string): ParsedDomain {
   let name = input.trim().toLowerCase();
   if (name.endsWith('.')) name = name.slice(0, -1);
-  if (name === '') throw new InvalidValueError('no domain name given', EXPECTED);
+  if (name === '') throw new InvalidValueError(message('validation.domain.missing'), EXPECTED);
   if (name.length > MAX_INPUT_LENGTH) {
     throw new InvalidValueError(
-      `${quoteInput(name)} is too long (at most ${MAX_LENGTH} characters)`,
+      message('validation.domain.too_long', { input: quoteInput(name), max: String(MAX_LENGTH) }),
       EXPECTED,
     );
   }
@@ -50,69 +53,97 @@ export function parseDomain(input: string): ParsedDomain {
 
   const ascii = domainToASCII(name);
   if (ascii === '') {
-    throw new InvalidValueError(`${quoteInput(name)} is not a valid internationalised domain name`, EXPECTED);
+    throw new InvalidValueError(
+      message('validation.domain.invalid_idn', { input: quoteInput(name) }),
+      EXPECTED,
+    );
   }
   checkAsciiForm(ascii);
   return { ascii, unicode: domainToUnicode(ascii) };
 }
 
 function checkCharactersBeforeIdna(name: string): void {
+  const input = quoteInput(name);
   const space = /[\s\p{White_Space}]/u.exec(name);
-  if (space) throw new InvalidValueError(`${quoteInput(name)} contains ${quoteChar(space[0])}`, EXPECTED);
+  if (space) {
+    throw new InvalidValueError(
+      message('validation.contains', { input, character: quoteChar(space[0]) }),
+      EXPECTED,
+    );
+  }
   const control = /[\p{Cc}\p{Cs}]/u.exec(name);
   if (control) {
     throw new InvalidValueError(
-      `${quoteInput(name)} contains control character ${quoteChar(control[0])}`,
+      message('validation.domain.control', { input, character: quoteChar(control[0]) }),
       EXPECTED,
     );
   }
   if (isIPv4(name) || isIPv6(name)) {
-    throw new InvalidValueError(`${quoteInput(name)} is an IP address, not a domain name`, EXPECTED);
+    throw new InvalidValueError(message('validation.domain.ip', { input }), EXPECTED);
   }
   for (const [char, hint] of URL_CHARACTER_HINTS) {
     if (name.includes(char)) {
-      throw new InvalidValueError(`${quoteInput(name)} contains ${quoteChar(char)}; ${hint}`, EXPECTED);
+      throw new InvalidValueError(
+        message('validation.domain.url_character', {
+          input,
+          character: quoteChar(char),
+          hint: message(hint),
+        }),
+        EXPECTED,
+      );
     }
   }
   // Checked here rather than only on the ASCII form: a URL host ending in a number is parsed as IPv4,
   // so domainToASCII turns `1.0x10` into `1.0.0.16`.
   const tld = name.slice(name.lastIndexOf('.') + 1);
   if (/^(?:\d+|0x[0-9a-f]*)$/.test(tld)) {
-    throw new InvalidValueError(`top-level domain ${quoteInput(tld)} is numeric`, EXPECTED);
+    throw new InvalidValueError(message('validation.domain.numeric_tld', { tld: quoteInput(tld) }), EXPECTED);
   }
   for (const label of name.split('.')) checkLabelCharacters(label);
 }
 
 function checkAsciiForm(ascii: string): void {
+  const input = quoteInput(ascii);
   if (ascii.length > MAX_LENGTH) {
     throw new InvalidValueError(
-      `${quoteInput(ascii)} is ${ascii.length} characters long, at most ${MAX_LENGTH}`,
+      message('validation.length_over', { input, length: String(ascii.length), max: String(MAX_LENGTH) }),
       EXPECTED,
     );
   }
   const labels = ascii.split('.');
   if (labels.length < 2)
-    throw new InvalidValueError(`${quoteInput(ascii)} has no top-level domain`, EXPECTED);
+    throw new InvalidValueError(message('validation.domain.no_tld', { input }), EXPECTED);
   for (const label of labels) {
-    if (label === '') throw new InvalidValueError(`${quoteInput(ascii)} contains an empty label`, EXPECTED);
+    if (label === '')
+      throw new InvalidValueError(message('validation.domain.empty_label', { input }), EXPECTED);
     if (label.length > MAX_LABEL_LENGTH) {
       throw new InvalidValueError(
-        `label ${quoteInput(label)} is ${label.length} characters long, at most ${MAX_LABEL_LENGTH}`,
+        message('validation.label_length_over', {
+          label: quoteInput(label),
+          length: String(label.length),
+          max: String(MAX_LABEL_LENGTH),
+        }),
         EXPECTED,
       );
     }
     checkLabelCharacters(label);
     if (label.startsWith('-') || label.endsWith('-')) {
-      throw new InvalidValueError(`label ${quoteInput(label)} starts or ends with "-"`, EXPECTED);
+      throw new InvalidValueError(message('validation.label_hyphen', { label: quoteInput(label) }), EXPECTED);
     }
   }
   const tld = labels.at(-1) ?? '';
-  if (/^\d+$/.test(tld))
-    throw new InvalidValueError(`top-level domain ${quoteInput(tld)} is numeric`, EXPECTED);
+  if (/^\d+$/.test(tld)) {
+    throw new InvalidValueError(message('validation.domain.numeric_tld', { tld: quoteInput(tld) }), EXPECTED);
+  }
 }
 
 /** Non-ASCII characters are left to IDNA; any other ASCII outside letters, digits and `-` is invalid. */
 function checkLabelCharacters(label: string): void {
   const bad = /[^\P{ASCII}a-z0-9-]/u.exec(label);
-  if (bad) throw new InvalidValueError(`label ${quoteInput(label)} contains ${quoteChar(bad[0])}`, EXPECTED);
+  if (bad) {
+    throw new InvalidValueError(
+      message('validation.label_contains', { label: quoteInput(label), character: quoteChar(bad[0]) }),
+      EXPECTED,
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import { message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { type ParsedDomain, parseDomain } from './parseDomain.js';
 
@@ -8,8 +9,7 @@ export interface ParsedDomainList {
   invalid: { input: string; error: InvalidValueError }[];
 }
 
-const EXPECTED =
-  'domain names separated by spaces, commas, semicolons or new lines, such as example.com, bücher.de';
+const EXPECTED = message('validation.domain_list.expected');
 
 /**
  * Parses a bulk list of domain names.
@@ -18,7 +18,7 @@ const EXPECTED =
  */
 export function parseDomainList(input: string, max = 50): ParsedDomainList {
   const entries = input.split(/[\s,;]+/u).filter((entry) => entry !== '');
-  if (entries.length === 0) throw new InvalidValueError('no domain names given', EXPECTED);
+  if (entries.length === 0) throw new InvalidValueError(message('validation.domain_list.missing'), EXPECTED);
 
   const domains = new Map<string, ParsedDomain>();
   const invalid = new Map<string, { input: string; error: InvalidValueError }>();
@@ -34,9 +34,10 @@ export function parseDomainList(input: string, max = 50): ParsedDomainList {
 
   const given = domains.size + invalid.size;
   if (given > max) {
+    // Plain digits, like every number in validation messages: `1000 domains given`, not `1,000`.
     throw new InvalidValueError(
-      `${given} domains given, at most ${max}`,
-      `${EXPECTED}; at most ${max} at once`,
+      message('validation.domain_list.too_many', { given: String(given), max: String(max) }),
+      message('validation.domain_list.expected_at_most', { expected: EXPECTED, max: String(max) }),
     );
   }
   return { domains: [...domains.values()], invalid: [...invalid.values()] };

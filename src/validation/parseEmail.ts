@@ -4,10 +4,11 @@ import isEmailModule from 'validator/lib/isEmail.js';
 // A CommonJS module: its default export arrives as `.default` under NodeNext typing and at run time alike.
 const isEmail = isEmailModule.default;
 
+import { message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteInput } from './quote.js';
 
-const EXPECTED = 'an e-mail address such as admin@example.com';
+const EXPECTED = message('validation.email.expected');
 // RFC 5321 limits a forward path to 256 octets including the angle brackets.
 const MAX_LENGTH = 254;
 
@@ -18,14 +19,19 @@ const MAX_LENGTH = 254;
  */
 export function parseEmail(input: string): string {
   const value = input.trim();
-  if (value === '') throw new InvalidValueError('no e-mail address given', EXPECTED);
+  if (value === '') throw new InvalidValueError(message('validation.email.missing'), EXPECTED);
   if (value.length > MAX_LENGTH) {
     throw new InvalidValueError(
-      `${quoteInput(value)} is ${value.length} characters long, at most ${MAX_LENGTH}`,
+      message('validation.length_over', {
+        input: quoteInput(value),
+        length: String(value.length),
+        max: String(MAX_LENGTH),
+      }),
       EXPECTED,
     );
   }
-  if (!isEmail(value))
-    throw new InvalidValueError(`${quoteInput(value)} is not a valid e-mail address`, EXPECTED);
+  if (!isEmail(value)) {
+    throw new InvalidValueError(message('validation.email.invalid', { input: quoteInput(value) }), EXPECTED);
+  }
   return value;
 }

@@ -1,7 +1,8 @@
+import { message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { parseDomain } from './parseDomain.js';
 
-const EXPECTED = 'a fully-qualified host name such as ns1.example.com';
+const EXPECTED = message('validation.hostname.expected');
 
 /**
  * Validates a fully-qualified host name (rDNS target, name server) with the same rules as a domain name.
@@ -12,7 +13,7 @@ export function parseHostname(input: string): string {
   try {
     return parseDomain(input).ascii;
   } catch (error) {
-    if (error instanceof InvalidValueError) throw new InvalidValueError(error.message, EXPECTED);
+    if (error instanceof InvalidValueError) throw new InvalidValueError(error.problem, EXPECTED);
     throw error;
   }
 }

@@ -1,13 +1,17 @@
+import { type Message, message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteChar, quoteInput } from './quote.js';
 import { describeHiddenCharacter, HIDDEN_OR_CONTROL } from './refuseHiddenCharacters.js';
 
 export interface IdentifierRules {
   maxLength: number;
-  /** What a valid value looks like, for the error. */
-  expected: string;
-  /** What is missing when the input is empty, e.g. "user name". */
-  what: string;
+  /** What a valid value looks like, for the error, e.g. "1 to 64 characters without spaces, such as alice". */
+  expected: Message;
+  /**
+   * The value's name when the input is empty, e.g. "user name" (English: "no user name given"; German:
+   * "Benutzername fehlt", so any noun fits whatever its gender).
+   */
+  what: Message;
 }
 
 /**
@@ -19,20 +23,32 @@ export interface IdentifierRules {
  */
 export function parseIdentifier(input: string, rules: IdentifierRules): string {
   const { maxLength, expected, what } = rules;
-  if (input === '') throw new InvalidValueError(`no ${what} given`, expected);
+  if (input === '') throw new InvalidValueError(message('validation.identifier.missing', { what }), expected);
   const space = /[\s\p{White_Space}]/u.exec(input);
-  if (space) throw new InvalidValueError(`${quoteInput(input)} contains ${quoteChar(space[0])}`, expected);
+  if (space) {
+    throw new InvalidValueError(
+      message('validation.contains', { input: quoteInput(input), character: quoteChar(space[0]) }),
+      expected,
+    );
+  }
   const hidden = HIDDEN_OR_CONTROL.exec(input);
   if (hidden) {
     throw new InvalidValueError(
-      `${quoteInput(input)} contains ${describeHiddenCharacter(hidden[0])}`,
+      message('validation.contains', {
+        input: quoteInput(input),
+        character: describeHiddenCharacter(hidden[0]),
+      }),
       expected,
     );
   }
   const length = [...input].length;
   if (length > maxLength) {
     throw new InvalidValueError(
-      `${quoteInput(input)} is ${length} characters long, at most ${maxLength}`,
+      message('validation.length_over', {
+        input: quoteInput(input),
+        length: String(length),
+        max: String(maxLength),
+      }),
       expected,
     );
   }

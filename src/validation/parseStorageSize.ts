@@ -1,7 +1,9 @@
+import type { Locale } from '../i18n/locales.js';
+import { message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { quoteInput } from './quote.js';
 
-const EXPECTED = 'a size such as 512MB, 10 GiB, 1.5 TB or a number of bytes such as 1048576';
+const EXPECTED = message('validation.size.expected');
 
 const UNIT_BYTES: ReadonlyMap<string, bigint> = new Map([
   ['b', 1n],
@@ -29,36 +31,49 @@ const MAX_INPUT_LENGTH = 40;
  */
 export function parseStorageSize(input: string): number {
   const value = input.trim();
-  if (value === '') throw new InvalidValueError('no size given', EXPECTED);
+  if (value === '') throw new InvalidValueError(message('validation.size.missing'), EXPECTED);
+  const quoted = quoteInput(value);
   if (value.length > MAX_INPUT_LENGTH)
-    throw new InvalidValueError(`${quoteInput(value)} is too long`, EXPECTED);
+    throw new InvalidValueError(message('validation.too_long', { input: quoted }), EXPECTED);
   const match = /^(\d+)(?:\.(\d+))?\s*([a-z]*)$/i.exec(value);
   if (!match) {
-    const hint = value.includes(',') ? '; use "." for decimals' : '';
-    throw new InvalidValueError(`${quoteInput(value)} is not a number with a unit${hint}`, EXPECTED);
+    const problem = value.includes(',') ? 'validation.size.not_number_comma' : 'validation.size.not_number';
+    throw new InvalidValueError(message(problem, { input: quoted }), EXPECTED);
   }
   const [, whole = '', fraction = '', unitText = ''] = match;
   const unit = UNIT_BYTES.get(unitText === '' ? 'b' : unitText.toLowerCase());
-  if (unit === undefined) throw new InvalidValueError(`unknown unit ${quoteInput(unitText)}`, EXPECTED);
+  if (unit === undefined) {
+    throw new InvalidValueError(
+      message('validation.size.unknown_unit', { unit: quoteInput(unitText) }),
+      EXPECTED,
+    );
+  }
 
   const scale = 10n ** BigInt(fraction.length);
   const scaledBytes = BigInt(whole + fraction) * unit;
   if (scaledBytes % scale !== 0n) {
-    throw new InvalidValueError(`${quoteInput(value)} is not a whole number of bytes`, EXPECTED);
+    throw new InvalidValueError(message('validation.size.fraction', { input: quoted }), EXPECTED);
   }
   const bytes = scaledBytes / scale;
-  if (bytes === 0n)
-    throw new InvalidValueError(`${quoteInput(value)} is 0 bytes; the size must be larger`, EXPECTED);
-  if (bytes > BigInt(Number.MAX_SAFE_INTEGER))
-    throw new InvalidValueError(`${quoteInput(value)} is too large`, EXPECTED);
+  if (bytes === 0n) throw new InvalidValueError(message('validation.size.zero', { input: quoted }), EXPECTED);
+  if (bytes > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InvalidValueError(message('validation.size.too_large', { input: quoted }), EXPECTED);
+  }
   return Number(bytes);
 }
 
+const BYTE_NUMBERS: Readonly<Record<Locale, Intl.NumberFormat>> = {
+  // No grouping: `1023 B` and `1000 KiB` read as sizes; at most one decimal, so grouping never helps.
+  en: new Intl.NumberFormat('en', { useGrouping: false, maximumFractionDigits: 1 }),
+  de: new Intl.NumberFormat('de', { useGrouping: false, maximumFractionDigits: 1 }),
+};
+
 /**
- * Formats bytes for people with binary units and at most one decimal, e.g. `10 GiB`, `488.3 MiB`, `512 B`.
+ * Formats bytes for people with binary units and at most one decimal, e.g. `10 GiB`, `488.3 MiB`, `512 B`;
+ * the decimal separator is the language's (`488,3 MiB` in German), the units are the same everywhere.
  * @throws RangeError for negative or non-finite numbers (a programming error, not user input)
  */
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number, locale: Locale = 'en'): string {
   if (!Number.isFinite(bytes) || bytes < 0) throw new RangeError(`cannot format ${bytes} bytes`);
   let value = bytes;
   let unitIndex = 0;
@@ -67,5 +82,5 @@ export function formatBytes(bytes: number): string {
     unitIndex += 1;
   }
   const rounded = unitIndex === 0 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${rounded} ${BINARY_UNITS[unitIndex]}`;
+  return `${BYTE_NUMBERS[locale].format(rounded)} ${BINARY_UNITS[unitIndex]}`;
 }

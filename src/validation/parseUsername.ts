@@ -1,3 +1,4 @@
+import { message } from '../i18n/Translator.js';
 import { parseIdentifier } from './parseIdentifier.js';
 
 /**
@@ -8,7 +9,7 @@ import { parseIdentifier } from './parseIdentifier.js';
 export function parseUsername(input: string): string {
   return parseIdentifier(input, {
     maxLength: 64,
-    expected: '1 to 64 characters without spaces, such as alice or jörg.m',
-    what: 'user name',
+    expected: message('validation.username.expected'),
+    what: message('validation.username.what'),
   });
 }

@@ -1,3 +1,4 @@
+import { type Message, message } from '../i18n/Translator.js';
 import { cutText } from '../text/cutText.js';
 
 /** Longest part of a user's input echoed back in an error message; chat messages must stay short. */
@@ -11,9 +12,12 @@ export function quoteInput(value: string, max = MAX_ECHO_LENGTH): string {
   return JSON.stringify(cutText(value, max));
 }
 
-/** Names one character for an error message; invisible ones by code point, e.g. `U+00A0`. */
-export function quoteChar(char: string): string {
-  if (char === ' ') return 'a space';
+/**
+ * Names one character for an error message; invisible ones by code point, e.g. `U+00A0`; a space in
+ * words of the reader's language.
+ */
+export function quoteChar(char: string): string | Message {
+  if (char === ' ') return message('validation.char.space');
   if (/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char)) return JSON.stringify(char);
   return codePointLabel(char);
 }

@@ -1,3 +1,4 @@
+import { type Message, type MessageKey, message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
 import { codePointLabel } from './quote.js';
 
@@ -22,35 +23,39 @@ const HIDDEN = new RegExp(
 /** The same, plus tab and line breaks: for a value that is one line by nature (a DNS record's content). */
 export const HIDDEN_OR_CONTROL = new RegExp(`${HIDDEN.source}|\\p{Cc}`, 'u');
 
+type CharacterName = Extract<MessageKey, `validation.char.${string}`>;
+
 /** Keyed by code point as written in errors (`U+202E`). */
-const NAMES: Readonly<Record<string, string>> = {
-  'U+00AD': 'soft hyphen',
-  'U+061C': 'Arabic letter mark',
-  'U+200B': 'zero-width space',
-  'U+200C': 'zero-width non-joiner',
-  'U+200D': 'zero-width joiner',
-  'U+200E': 'left-to-right mark',
-  'U+200F': 'right-to-left mark',
-  'U+2028': 'line separator',
-  'U+2029': 'paragraph separator',
-  'U+202A': 'left-to-right embedding',
-  'U+202B': 'right-to-left embedding',
-  'U+202C': 'pop directional formatting',
-  'U+202D': 'left-to-right override',
-  'U+202E': 'right-to-left override',
-  'U+2060': 'word joiner',
-  'U+2066': 'left-to-right isolate',
-  'U+2067': 'right-to-left isolate',
-  'U+2068': 'first strong isolate',
-  'U+2069': 'pop directional isolate',
-  'U+FEFF': 'zero-width no-break space',
+const NAMES: Readonly<Record<string, CharacterName>> = {
+  'U+00AD': 'validation.char.soft_hyphen',
+  'U+061C': 'validation.char.arabic_letter_mark',
+  'U+200B': 'validation.char.zero_width_space',
+  'U+200C': 'validation.char.zero_width_non_joiner',
+  'U+200D': 'validation.char.zero_width_joiner',
+  'U+200E': 'validation.char.left_to_right_mark',
+  'U+200F': 'validation.char.right_to_left_mark',
+  'U+2028': 'validation.char.line_separator',
+  'U+2029': 'validation.char.paragraph_separator',
+  'U+202A': 'validation.char.left_to_right_embedding',
+  'U+202B': 'validation.char.right_to_left_embedding',
+  'U+202C': 'validation.char.pop_directional_formatting',
+  'U+202D': 'validation.char.left_to_right_override',
+  'U+202E': 'validation.char.right_to_left_override',
+  'U+2060': 'validation.char.word_joiner',
+  'U+2066': 'validation.char.left_to_right_isolate',
+  'U+2067': 'validation.char.right_to_left_isolate',
+  'U+2068': 'validation.char.first_strong_isolate',
+  'U+2069': 'validation.char.pop_directional_isolate',
+  'U+FEFF': 'validation.char.zero_width_no_break_space',
 };
 
 /** `U+202E (right-to-left override)`: how an error names a character nobody can see. */
-export function describeHiddenCharacter(char: string): string {
-  const hex = codePointLabel(char);
-  const name = NAMES[hex] ?? (/\p{Cc}/u.test(char) ? 'control character' : 'invisible character');
-  return `${hex} (${name})`;
+export function describeHiddenCharacter(char: string): Message {
+  const code = codePointLabel(char);
+  const name =
+    NAMES[code] ??
+    (/\p{Cc}/u.test(char) ? 'validation.char.control_character' : 'validation.char.invisible_character');
+  return message('validation.hidden.character', { code, name: message(name) });
 }
 
 /**
@@ -64,10 +69,14 @@ export function refuseHiddenCharacters(input: string): string {
   const match = HIDDEN.exec(input);
   if (!match) return input;
   const before = input.slice(0, match.index).split(/\r\n?|\n/);
-  const column = [...(before.at(-1) ?? '')].length + 1;
-  const where = before.length > 1 ? `line ${before.length}, column ${column}` : `position ${column}`;
+  // Positions as typed digits, not grouped numbers: `column 1234`, as an editor shows it.
+  const column = String([...(before.at(-1) ?? '')].length + 1);
+  const where =
+    before.length > 1
+      ? message('validation.hidden.line_column', { line: String(before.length), column })
+      : message('validation.hidden.position', { column });
   throw new InvalidValueError(
-    `contains ${describeHiddenCharacter(match[0])} at ${where}, which would show as something other than what is sent`,
-    'the value typed again without invisible or direction-changing characters',
+    message('validation.hidden.problem', { character: describeHiddenCharacter(match[0]), where }),
+    message('validation.hidden.expected'),
   );
 }

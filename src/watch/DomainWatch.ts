@@ -3,6 +3,8 @@ import pLimit from 'p-limit';
 import type { BotMessages } from '../discord/ChangeFlow.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
+import type { Locale } from '../i18n/locales.js';
+import { type MessageKey, message, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
@@ -15,7 +17,22 @@ export interface WatchSettings {
   concurrency: number;
   /** The API's zone: expiry dates are calendar days there. */
   timeZone: string;
+  /** The digest is public: BOT_LOCALE (`config.botLocale`). */
+  locale: Locale;
 }
+
+/** Why a lookup failed, by the client's error kind, in words of the catalogue. */
+const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch.reason.${string}`>> = {
+  unauthorized: 'watch.reason.unauthorized',
+  not_found: 'watch.reason.not_found',
+  rate_limited: 'watch.reason.rate_limited',
+  upstream: 'watch.reason.upstream',
+  bad_response: 'watch.reason.bad_response',
+  timeout: 'watch.reason.timeout',
+  network: 'watch.reason.network',
+  outcome_unknown: 'watch.reason.outcome_unknown',
+  request_too_large: 'watch.reason.request_too_large',
+};
 
 export interface WatchObserver {
   watchRun(summary: RunSummary): void;
@@ -115,9 +132,10 @@ export class DomainWatch {
       ),
     );
     let messages = 0;
-    for (const message of renderDigest(alerts, this.settings.mentionRoleIds)) {
+    const t = translator(this.settings.locale);
+    for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {
       try {
-        await this.messages.post(this.settings.channelId, message);
+        await this.messages.post(this.settings.channelId, digest);
         messages++;
       } catch (error) {
         log.error({ err: error }, 'could not post the watch digest');
@@ -160,7 +178,9 @@ export class DomainWatch {
       };
     } catch (error) {
       if (error instanceof HostingApiError && error.kind === 'not_found') return { kind: 'not_found' };
-      const reason = error instanceof HostingApiError ? error.kind.replace('_', ' ') : 'internal error';
+      const reason = message(
+        error instanceof HostingApiError ? FAILURE_REASON[error.kind] : 'watch.reason.internal',
+      );
       return { kind: 'failed', reason };
     }
   }

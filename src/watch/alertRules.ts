@@ -1,11 +1,13 @@
 import { DateTime } from 'luxon';
+import type { Message } from '../i18n/Translator.js';
 import type { WatchedDomain, WatchFindings } from '../store/index.js';
 
 /** What one lookup of a watched domain found. */
 export type Observation =
   | { kind: 'ok'; expiryDate: string | null; active: boolean; expired: boolean; transferredAway: boolean }
   | { kind: 'not_found' }
-  | { kind: 'failed'; reason: string };
+  /** `reason`: why, in words of the catalogue (or plain text, shown as it is). */
+  | { kind: 'failed'; reason: string | Message };
 
 export type FlagName = 'active' | 'expired' | 'transferredAway';
 
@@ -30,7 +32,7 @@ export type Alert =
       bad: boolean;
     }
   | { kind: 'not_found'; domain: string; unicode: string }
-  | { kind: 'failing'; domain: string; unicode: string; failures: number; reason: string }
+  | { kind: 'failing'; domain: string; unicode: string; failures: number; reason: string | Message }
   | { kind: 'known_again'; domain: string; unicode: string };
 
 export interface Decision {

@@ -1,7 +1,9 @@
 import { type APIEmbed, roleMention } from 'discord.js';
 import { Colour } from '../discord/render/colours.js';
 import { escapeUserText } from '../discord/render/escapeUserText.js';
+import type { MessageKey, Translator } from '../i18n/Translator.js';
 import type { Alert, FlagName } from './alertRules.js';
+import { calendarDate, counted } from './formatDate.js';
 
 /** Discord's limits, with a little room to spare. */
 const DESCRIPTION_LIMIT = 4000;
@@ -14,10 +16,12 @@ export interface DigestMessage {
   allowed_mentions: { parse: []; roles: string[] };
 }
 
-const FLAG_WORDS: Record<FlagName, [string, string]> = {
-  active: ['active', 'inactive'],
-  expired: ['not expired', 'expired'],
-  transferredAway: ['with us', 'transferred away'],
+type FlagWord = Extract<MessageKey, `watch.flag.${string}`>;
+
+const FLAG_WORDS: Record<FlagName, [FlagWord, FlagWord]> = {
+  active: ['watch.flag.active', 'watch.flag.inactive'],
+  expired: ['watch.flag.not_expired', 'watch.flag.expired'],
+  transferredAway: ['watch.flag.with_us', 'watch.flag.transferred_away'],
 };
 
 function name(alert: Alert): string {
@@ -25,33 +29,49 @@ function name(alert: Alert): string {
   return `**${escapeUserText(shown, 200)}**`;
 }
 
-function days(n: number): string {
-  if (n < 0) return `expired ${-n} day${n === -1 ? '' : 's'} ago`;
-  if (n === 0) return 'expires today';
-  return `expires in ${n} day${n === 1 ? '' : 's'}`;
+function days(n: number, t: Translator): string {
+  if (n < 0) return t('watch.alert.expired_ago', counted(t, -n));
+  if (n === 0) return t('watch.alert.expires_today');
+  return t('watch.alert.expires_in', counted(t, n));
 }
 
-/** One line per alert: what happened, in words an on-call person reads at a glance. */
-export function alertLine(alert: Alert): string {
+/**
+ * One line per alert: what happened, in words an on-call person reads at a glance. The digest is
+ * public: `t` is the channel's language (BOT_LOCALE).
+ */
+export function alertLine(alert: Alert, t: Translator): string {
   switch (alert.kind) {
     case 'expiry':
-      return `⏰ ${name(alert)} ${days(alert.daysLeft)} (${alert.expiryDate}; ≤ ${alert.threshold} day${alert.threshold === 1 ? '' : 's'})`;
+      return t('watch.alert.expiry', {
+        ...counted(t, alert.threshold),
+        name: name(alert),
+        when: days(alert.daysLeft, t),
+        date: calendarDate(alert.expiryDate, t),
+      });
     case 'renewed':
-      return `🔄 ${name(alert)} renewed: ${alert.from} → ${alert.to}`;
+      return t('watch.alert.renewed', {
+        name: name(alert),
+        from: calendarDate(alert.from, t),
+        to: calendarDate(alert.to, t),
+      });
     case 'flag': {
       const [off, on] = FLAG_WORDS[alert.flag];
-      const word = (value: boolean) => (value ? on : off);
+      const word = (value: boolean) => t(value ? on : off);
       // Flags read naturally: "inactive" is active = false.
       const now = alert.flag === 'active' ? word(!alert.to) : word(alert.to);
       const before = alert.flag === 'active' ? word(!alert.from) : word(alert.from);
-      return `${alert.bad ? '🚩' : 'ℹ️'} ${name(alert)} is now ${now} (was ${before})`;
+      return t('watch.alert.flag', { mark: alert.bad ? '🚩' : 'ℹ️', name: name(alert), now, before });
     }
     case 'not_found':
-      return `❓ ${name(alert)} is no longer known to the provider (404)`;
+      return t('watch.alert.not_found', { name: name(alert) });
     case 'known_again':
-      return `ℹ️ ${name(alert)} is known to the provider again`;
+      return t('watch.alert.known_again', { name: name(alert) });
     case 'failing':
-      return `⚠️ ${name(alert)} could not be checked ${alert.failures} runs in a row (${escapeUserText(alert.reason, 80)})`;
+      return t('watch.alert.failing', {
+        ...counted(t, alert.failures),
+        name: name(alert),
+        reason: escapeUserText(t.render(alert.reason), 80),
+      });
   }
 }
 
@@ -78,7 +98,11 @@ function rank(alert: Alert): number {
  * characters, a message 6,000 across at most 10 embeds). Only the first message pings, and only the
  * configured roles: allowed_mentions names them and nobody else.
  */
-export function renderDigest(alerts: readonly Alert[], mentionRoleIds: readonly string[]): DigestMessage[] {
+export function renderDigest(
+  alerts: readonly Alert[],
+  mentionRoleIds: readonly string[],
+  t: Translator,
+): DigestMessage[] {
   if (alerts.length === 0) return [];
   const sorted = [...alerts].sort(
     (a, b) =>
@@ -87,7 +111,8 @@ export function renderDigest(alerts: readonly Alert[], mentionRoleIds: readonly 
       (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0),
   );
   const urgent = sorted.some((a) => rank(a) < 4);
-  const title = `Domain watch: ${alerts.length} alert${alerts.length === 1 ? '' : 's'}`;
+  const title = t('watch.digest.title', counted(t, alerts.length));
+  const continued = t('watch.digest.continued', { title });
   const color = urgent ? Colour.danger : Colour.info;
 
   const messages: APIEmbed[][] = [];
@@ -95,7 +120,7 @@ export function renderDigest(alerts: readonly Alert[], mentionRoleIds: readonly 
   let lines: string[] = [];
   let embedLength = 0;
   let messageLength = 0;
-  const embedTitle = () => (messages.length === 0 && embeds.length === 0 ? title : `${title} (continued)`);
+  const embedTitle = () => (messages.length === 0 && embeds.length === 0 ? title : continued);
   const closeEmbed = () => {
     if (lines.length === 0) return;
     embeds.push({ title: embedTitle(), color, description: lines.join('\n') });
@@ -108,7 +133,7 @@ export function renderDigest(alerts: readonly Alert[], mentionRoleIds: readonly 
     embeds = [];
     messageLength = 0;
   };
-  for (const line of sorted.map(alertLine)) {
+  for (const line of sorted.map((alert) => alertLine(alert, t))) {
     const titleCost = lines.length === 0 ? embedTitle().length : 0;
     if (messageLength + titleCost + line.length + 1 > MESSAGE_EMBED_BUDGET) closeMessage();
     else if (embedLength + line.length + 1 > DESCRIPTION_LIMIT) {

@@ -9,11 +9,15 @@ import {
   exportMatches,
 } from '../../commands/audit.js';
 import { commands } from '../../commands/index.js';
+import { auditLine } from '../../src/audit/announce.js';
 import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
+import { translator } from '../../src/i18n/Translator.js';
 import type { AuditEntry, AuditFilter, Page, Store } from '../../src/store/index.js';
 import { outsideCode } from '../support/e2eHelpers.js';
 
 const NOW_SEC = 1_795_000_000;
+const en = translator('en');
+const de = translator('de');
 
 function entry(id: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
@@ -118,14 +122,14 @@ describe('renderAuditPage', () => {
 
   it('shows the filter, ten lines and "Matches X–Y of N", with Newer disabled on the first page', () => {
     const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
-    const body = renderAuditPage({ filter, rows, total: 25, offset: 0, ...ids });
+    const body = renderAuditPage({ filter, rows, total: 25, offset: 0, ...ids }, en);
     const [embed] = body.embeds ?? [];
     expect(embed?.title).toBe('Audit trail');
     expect(embed?.description?.split('\n').filter((l) => l.startsWith('<t:'))).toHaveLength(10);
     expect(embed?.footer?.text).toBe('Matches 1–10 of 25');
     const buttons = body.components?.[0]?.components ?? [];
     expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([true, false]);
-    const last = renderAuditPage({ filter, rows: rows.slice(0, 5), total: 25, offset: 20, ...ids });
+    const last = renderAuditPage({ filter, rows: rows.slice(0, 5), total: 25, offset: 20, ...ids }, en);
     expect(last.embeds?.[0]?.footer?.text).toBe('Matches 21–25 of 25');
     expect(last.components?.[0]?.components.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([
       false,
@@ -134,13 +138,16 @@ describe('renderAuditPage', () => {
   });
 
   it('says clearly when nothing matches, without buttons', () => {
-    const body = renderAuditPage({
-      filter: { ...filter, outcome: 'expired', target: 'nothing' },
-      rows: [],
-      total: 0,
-      offset: 0,
-      ...ids,
-    });
+    const body = renderAuditPage(
+      {
+        filter: { ...filter, outcome: 'expired', target: 'nothing' },
+        rows: [],
+        total: 0,
+        offset: 0,
+        ...ids,
+      },
+      en,
+    );
     expect(body.embeds?.[0]?.description).toMatch(
       /^No audit entries match: since <t:\d+:f>, outcome expired/,
     );
@@ -160,14 +167,17 @@ describe('renderAuditPage', () => {
         correlationId: long,
       }),
     );
-    const body = renderAuditPage({
-      filter: { ...filter, userId: '12345678901234567890', command: 'domain register', target: long },
-      rows,
-      total: 10_000_000,
-      offset: 9_999_990,
-      exportNote: 'n'.repeat(200),
-      ...ids,
-    });
+    const body = renderAuditPage(
+      {
+        filter: { ...filter, userId: '12345678901234567890', command: 'domain register', target: long },
+        rows,
+        total: 10_000_000,
+        offset: 9_999_990,
+        exportNote: 'n'.repeat(200),
+        ...ids,
+      },
+      en,
+    );
     const [embed] = body.embeds ?? [];
     const description = embed?.description ?? '';
     expect(description.length).toBeLessThanOrEqual(4096);
@@ -182,16 +192,49 @@ describe('renderAuditPage', () => {
   it('leaves no mention intact outside code spans', () => {
     const text = '@everyone <@1> <@&2> **x**';
     const rows = [entry(1, { userName: text, target: text, detail: text, outcome: text })];
-    const body = renderAuditPage({
-      filter: { ...filter, target: text },
-      rows,
-      total: 1,
-      offset: 0,
-      ...ids,
-    });
+    const body = renderAuditPage(
+      {
+        filter: { ...filter, target: text },
+        rows,
+        total: 1,
+        offset: 0,
+        ...ids,
+      },
+      en,
+    );
     const shown = outsideCode(body.embeds?.[0]?.description ?? '');
     expect(shown).not.toMatch(/@everyone|<@1>|<@&2>/);
     expect(shown).toContain('@\u200beveryone');
+  });
+
+  it('speaks German: title, filter, footer, buttons, and the empty answer', () => {
+    const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
+    const body = renderAuditPage(
+      {
+        filter: { ...filter, userId: '100000000000000001', command: 'domain info', target: 'x' },
+        rows,
+        total: 12_345,
+        offset: 0,
+        exportNote: 'note',
+        ...ids,
+      },
+      de,
+    );
+    const [embed] = body.embeds ?? [];
+    expect(embed?.title).toBe('Audit-Protokoll');
+    expect(embed?.description).toMatch(
+      /^Einträge seit <t:\d+:f>, von <@100000000000000001>, Befehl `\/domain info`, Ziel enthält `x`:\n\n/,
+    );
+    expect(embed?.footer?.text).toBe('Treffer 1–10 von 12.345');
+    const buttons = body.components?.[0]?.components ?? [];
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual(['◀ Neuer', 'Älter ▶']);
+    const empty = renderAuditPage(
+      { filter: { ...filter, outcome: 'expired' }, rows: [], total: 0, offset: 0, ...ids },
+      de,
+    );
+    expect(empty.embeds?.[0]?.description).toMatch(
+      /^Keine Einträge im Audit-Protokoll passen: seit <t:\d+:f>, Ergebnis expired\.$/,
+    );
   });
 
   it('shows time, outcome, command, escaped target, user, correlation id and detail on one line', () => {
@@ -208,6 +251,41 @@ describe('renderAuditPage', () => {
     );
     expect(line).toBe(
       `<t:${NOW_SEC - 1}:f> ⛔ **refused** · \`/server rdns\` · server 42 \\*bold\\* · <@100000000000000001> (bob\\_the\\_op) · \`ffee001122\` · tier`,
+    );
+  });
+});
+
+describe('the export note', () => {
+  it('counts matches with plurals and grouped numbers in either language', () => {
+    const file = 'hostops-audit.csv';
+    expect(en('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` holds all 1 match.');
+    expect(en('audit.export.all', { file, count: 2 })).toBe('📎 `hostops-audit.csv` holds all 2 matches.');
+    expect(de('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` enthält 1 Treffer.');
+    expect(en('audit.export.capped', { file, count: 10_000, total: 10_003 })).toContain(
+      'is capped at 10,000 of 10,003 matches',
+    );
+    expect(de('audit.export.capped', { file, count: 10_000, total: 10_003 })).toContain(
+      'ist auf 10.000 von 10.003 Treffern begrenzt',
+    );
+  });
+});
+
+describe('the audit channel line (BOT_LOCALE)', () => {
+  const event = {
+    ...entry(1, { outcome: 'done', command: 'domain', subcommand: 'register', detail: null }),
+    changing: true,
+    correlationId: 'ffee001122',
+  };
+
+  it('reads as before in English', () => {
+    expect(auditLine(event, en)).toBe(
+      '✅ **done** · `/domain register` · example.org · by <@100000000000000001> (alice) · ref `ffee001122`',
+    );
+  });
+
+  it('speaks German, keeping the stored outcome', () => {
+    expect(auditLine({ ...event, outcome: 'refused', detail: 'tier' }, de)).toBe(
+      '⛔ **refused** (tier) · `/domain register` · example.org · von <@100000000000000001> (alice) · Ref. `ffee001122`',
     );
   });
 });

@@ -18,7 +18,10 @@ interface Run {
   stderr: string;
 }
 
-/** The console as a process: from a temp directory (no .env), on the sandbox, with its own store. */
+/**
+ * The console as a process: from a temp directory (no .env), on the sandbox, with its own store, in
+ * English (LANG=C, no LC_ALL or LC_MESSAGES) unless `env` says otherwise.
+ */
 function runConsole(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'hostops-console-'));
   dirs.push(dir);
@@ -29,6 +32,7 @@ function runConsole(args: string[], input?: string, env: Record<string, string> 
       HOME: dir,
       USER: 'tester',
       NO_COLOR: '1',
+      LANG: 'C',
       HOSTING_API_URL: 'sandbox',
       DATABASE_URL: `sqlite:${join(dir, 'console.db')}`,
       ...env,
@@ -108,6 +112,20 @@ describe('console, one-shot', () => {
     expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
   });
 
+  it('refuses a change that needs a second person (APPROVAL_REQUIRED), even with --yes: exit 3', async () => {
+    const { code, stdout, stderr } = await runConsole(
+      ['--as', 'admin', '--yes', '/server rdns id:42 ip:203.0.113.7 hostname:host.example.com'],
+      undefined,
+      { APPROVAL_REQUIRED: 'server rdns' },
+    );
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('`/server rdns` needs a second person to approve it (APPROVAL_REQUIRED)');
+    // What does not need approval still runs.
+    const read = await runConsole(['/server logs 42'], undefined, { APPROVAL_REQUIRED: 'server rdns' });
+    expect(read.code).toBe(0);
+  });
+
   it('--json prints the messages as data', async () => {
     const { code, stdout } = await runConsole(['--json', '/server logs 42']);
     expect(code).toBe(0);
@@ -170,5 +188,73 @@ describe('console, interactive with piped stdin', () => {
     expect(stdout).toMatch(/✅ `\/server logs`/);
     expect(stdout).toMatch(/🚫 `\/server rdns`/);
     expect(stdout).toContain('Your tier: viewer.');
+  });
+});
+
+// Each of these starts one or two console processes; on a busy machine that takes a while.
+describe('console, in German (LANG=de_DE.UTF-8)', { timeout: 60_000 }, () => {
+  const german = { LANG: 'de_DE.UTF-8' };
+
+  it('answers a read in German, with German dates', async () => {
+    const read = await runConsole(['/domain info example.com'], undefined, german);
+    expect(read.stderr).toBe('');
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('erfundene Daten');
+    // German labels and dates (25.06.2027), not English ones.
+    expect(read.stdout).toMatch(/\d{2}\.\d{2}\.\d{4}/);
+    expect(read.stdout).not.toContain('Expires');
+  });
+
+  it('refuses in German', async () => {
+    const refused = await runConsole(['/server rdns 42 203.0.113.7 host.example.com'], undefined, german);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('`/server rdns` erfordert die Stufe');
+  });
+
+  it('rejects a bad value in German, and takes the German command names', async () => {
+    const invalid = await runConsole(['/server protokoll id:abc'], undefined, german);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toBe('Ungültiger Befehl: Option id: "abc" ist keine ganze Zahl\n');
+  });
+
+  it('shows a change’s preview in German and says in German that nothing was sent', async () => {
+    const preview = await runConsole(
+      ['--as', 'operator', '/server rdns 42 203.0.113.7 host.example.com'],
+      undefined,
+      german,
+    );
+    expect(preview.code).toBe(4);
+    expect(preview.stdout).toMatch(/\[Warnung\] .*Reverse-DNS/);
+    expect(preview.stderr).toContain('Nicht gesendet: das ist eine Änderung.');
+  });
+
+  it('LC_ALL wins over LC_MESSAGES over LANG', async () => {
+    const english = await runConsole(['--bogus'], undefined, { LANG: 'de_DE.UTF-8', LC_ALL: 'C' });
+    expect(english.stderr).toContain('hostops console: unknown flag --bogus');
+    const usage = await runConsole(['--help'], undefined, { LC_MESSAGES: 'de_DE.UTF-8', LANG: 'C' });
+    expect(usage.stdout).toContain('Aufruf: npm run console');
+  });
+
+  it('BOT_LOCALE=en keeps the public record English while the answer is German', async () => {
+    const { code, stdout } = await runConsole(
+      ['--as', 'operator', '--yes', '/server rdns 42 203.0.113.7 host.example.com'],
+      undefined,
+      { ...german, BOT_LOCALE: 'en' },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+    expect(stdout).toMatch(/\[ok\] .*Reverse-DNS/);
+  });
+
+  it('an interactive session: prompts in German, typed German button labels confirm', async () => {
+    const input = ['/server rdns 42 203.0.113.7 host.example.com', 'bestätigen', 'exit', ''].join('\n');
+    const { code, stdout, stderr } = await runConsole(['--as', 'operator'], input, german);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('HostOps-Konsole — du handelst als operator');
+    expect(stdout).toContain('Gib bestätigen oder abbrechen ein.');
+    expect(stdout).toMatch(/\[ok\] .*Reverse-DNS/);
+    // The public record follows the terminal too (no BOT_LOCALE): the console's one reader sees it.
+    expect(stdout).not.toContain('set the reverse DNS');
   });
 });

@@ -2,6 +2,7 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { CommandLineError, parseCommandLine, tokenize } from '../../src/console/parseCommandLine.js';
+import { translator } from '../../src/i18n/Translator.js';
 
 const definitions = commands.map((c) => c.definition);
 const parse = (line: string) => parseCommandLine(line, definitions);
@@ -84,5 +85,52 @@ describe('parseCommandLine', () => {
   it('takes a command without subcommands, and leaves colons in values that are not option names', () => {
     expect(parse('/help')).toMatchObject({ commandName: 'help', subcommand: null, options: [] });
     expect(values('/panel bind ABC-123 2001:db8::1')).toEqual({ license: 'ABC-123', ip: '2001:db8::1' });
+  });
+
+  it('in German: takes the German names Discord shows beside the English ones, and the German choices', () => {
+    const german = (line: string) => parseCommandLine(line, definitions, 'de');
+    expect(german('/domain ablauf domains:a.com innerhalb:14')).toMatchObject({
+      commandName: 'domain',
+      subcommand: 'expiry',
+      label: '/domain expiry',
+      options: [
+        { name: 'domains', value: 'a.com' },
+        { name: 'within', value: 14 },
+      ],
+    });
+    expect(german('/überwachung liste')).toMatchObject({ commandName: 'watch', subcommand: 'list' });
+    expect(german('/server rdns 42 203.0.113.7 h.example.com prüfen:nein').options.at(-1)).toMatchObject({
+      name: 'validate',
+      value: false,
+    });
+    const audit = german('/audit befehl:"/server protokoll" ergebnis:abgebrochen');
+    expect(Object.fromEntries(audit.options.map((o) => [o.name, o.value]))).toEqual({
+      command: 'server logs',
+      outcome: 'cancelled',
+    });
+    // English keeps working in German, and German names are not taken in English.
+    expect(german('/domain expiry a.com')).toMatchObject({ subcommand: 'expiry' });
+    expect(() => parse('/domain ablauf a.com')).toThrow(/no subcommand ablauf/);
+  });
+
+  it('in German: the problem in German words, the English one as the error message', () => {
+    const problem = (line: string) => {
+      try {
+        parseCommandLine(line, definitions, 'de');
+      } catch (error) {
+        if (!(error instanceof CommandLineError)) throw error;
+        return { de: translator('de').render(error.text), en: error.message };
+      }
+      throw new Error(`no error for ${line}`);
+    };
+    expect(problem('/server logs abc')).toEqual({
+      de: 'Option id: "abc" ist keine ganze Zahl',
+      en: 'option id: "abc" is not a whole number',
+    });
+    expect(problem('/server rdns 42 203.0.113.7').de).toBe(
+      '/server rdns: es fehlt hostname (Hostname für den rDNS-Eintrag (host.example.com))',
+    );
+    expect(problem('/domain').de).toBe('/domain braucht einen Unterbefehl: info, expiry, register, dns');
+    expect(problem('/server logs 0').de).toBe('Option id: 0 liegt unter dem Minimum von 1');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMessage, supportsColour } from '../../src/console/renderText.js';
 import { Colour } from '../../src/discord/render/colours.js';
+import { translator } from '../../src/i18n/Translator.js';
 
 const plain = { colour: false, timeZone: 'UTC', now: () => new Date('2026-01-01T12:00:00Z') };
 
@@ -39,5 +40,42 @@ describe('renderText', () => {
     expect(supportsColour({ isTTY: false }, {})).toBe(false);
     const coloured = renderMessage({ embeds: [{ title: 'Done', color: Colour.success }] }, { colour: true });
     expect(coloured).toContain('\u001b[32m●');
+  });
+
+  it('in German: status words, dates, relative times and the buttons to type', () => {
+    const text = renderMessage(
+      {
+        embeds: [
+          {
+            title: 'Domain',
+            color: Colour.warning,
+            description: 'Läuft ab <t:1767225600:D>, Abfrage endet <t:1767269100:R>',
+          },
+        ],
+        components: [
+          {
+            components: [
+              { label: 'Bestätigen', custom_id: 'hostops:confirm:1' },
+              { label: 'Abbrechen', custom_id: 'hostops:cancel:1' },
+            ],
+          },
+        ],
+      },
+      { ...plain, t: translator('de') },
+    );
+    expect(text).toBe(
+      [
+        '[Warnung] Domain',
+        '  Läuft ab 01.01.2026, Abfrage endet in 5 Minuten (12:05)',
+        'Gib bestätigen oder abbrechen ein.',
+      ].join('\n'),
+    );
+  });
+
+  it('in English the buttons to type are joined by "or" (unchanged)', () => {
+    const buttons = ['Approve', 'Reject', 'Try again'].map((label, i) => ({ label, custom_id: `x:${i}` }));
+    expect(renderMessage({ components: [{ components: buttons }] }, plain)).toBe(
+      'Type approve or reject or try again.',
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   CallbackType,
   callbackOf,
   dig,
+  idle,
   type Json,
   openPrompt,
   type Prompt,
@@ -109,6 +110,7 @@ describe('two-person approval', () => {
     expect(text).toContain('`example.org`');
     expect(text).toContain(`Requested by <@${t.discord.userId}>`);
     expect(dig(request.message.body, 'allowed_mentions')).toBeUndefined();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
     expect((await store.changes.get(request.changeId))?.state).toBe('awaiting_approval');
   });
@@ -117,6 +119,7 @@ describe('two-person approval', () => {
     const request = await requestApproval(REGISTER);
     const self = click(request, request.approveId, t.discord.userId, [ROLES.admin]);
     expect(await ephemeralText(self)).toMatch(/someone else has to approve it\. Nothing was sent\./);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -125,6 +128,7 @@ describe('two-person approval', () => {
     // Operator is not enough for /domain register (admin tier).
     const weak = click(request, request.approveId, APPROVER, [ROLES.operator]);
     expect(await ephemeralText(weak)).toMatch(/needs the \*\*admin\*\* tier/);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
     expect((await store.changes.get(request.changeId))?.state).toBe('awaiting_approval');
   });
@@ -227,10 +231,12 @@ describe('two-person approval', () => {
     expect(textOf(t.discord.getMessage(request.message.id) as unknown as Json)).toContain(
       `**Rejected** by <@${APPROVER}>: not our customer. Nothing was sent.`,
     );
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
     // A late approval changes nothing.
     const late = click(request, request.approveId, SECOND_APPROVER, [ROLES.admin]);
     expect(await ephemeralText(late)).toMatch(/rejected or withdrawn/);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -260,6 +266,7 @@ describe('two-person approval', () => {
       () => textOf(t.discord.getMessage(request.message.id) as unknown as Json).includes('**Expired**'),
       'the request to show expired',
     );
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 });

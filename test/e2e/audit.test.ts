@@ -12,6 +12,7 @@ import {
   dig,
   EPHEMERAL,
   ephemeralReply,
+  idle,
   isEphemeral,
   type Json,
   openPrompt,
@@ -234,6 +235,7 @@ describe('/audit', () => {
     expect(button(answer, 'Older').disabled).toBe(false);
     // Nothing posted in the channel, no follow-up, no call to the hosting API.
     expect(t.discord.requestsFor(answer.interaction)).toHaveLength(2);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -334,6 +336,7 @@ describe('/audit', () => {
     expect(text).toContain('`/audit` needs the **operator** tier');
     const [entry] = await entries({ command: 'audit', outcome: 'refused', userId: USERS.viewer }, 1);
     expect(entry?.detail).toBe('tier');
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -375,6 +378,7 @@ describe('/audit', () => {
     expect(start.footer).toBe(`Matches 1–10 of ${PAGED}`);
     expect(start.lines).toEqual(first.lines);
     expect(button(start, 'Newer').disabled).toBe(true);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -409,6 +413,7 @@ describe('/audit', () => {
       expect(cells[8]).toBe('ok');
       expect(new Date(cells[0] ?? '').toISOString()).toBe(cells[0]);
     }
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 

@@ -8,6 +8,7 @@ import {
   ephemeralReply,
   expectNoTokensLeaked,
   fieldValue,
+  idle,
   isEphemeral,
   messageBodies,
   openPrompt,
@@ -15,7 +16,6 @@ import {
   promptOf,
   queryOf,
   rec,
-  settle,
   str,
   textOf,
 } from '../support/e2eHelpers.js';
@@ -124,7 +124,7 @@ const CASES: ChangeCase[] = [
     },
     operation: 'bindPanelLicense',
     query: { license: 'ABCD-1234-EFGH', ip_address: '2001:db8::7' },
-    publicShows: ['2001:db8::7', 'EFGH'],
+    publicShows: ['`2001:db8::7`', '`…EFGH`'],
   },
 ];
 
@@ -141,7 +141,7 @@ describe.each(CASES)('$label', ({ command, operation, query, publicShows }) => {
     expect(rec(buttons[0]).label).toBe('Confirm');
     expect(rec(buttons[0]).style).toBe(DANGER);
     expect(rec(buttons[1]).label).toBe('Cancel');
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
 
     const done = await confirmAndWait(t, prompt);
@@ -155,8 +155,10 @@ describe.each(CASES)('$label', ({ command, operation, query, publicShows }) => {
     const record = textOf(done.publicRecord);
     expect(record).toContain(`<@${t.discord.userId}>`);
     for (const shown of publicShows) expect(record).toContain(shown);
-    const posted = t.discord.channelMessages().find((m) => m.content === done.publicRecord.content);
-    expect(posted, 'the public record is a message in the channel').toBeDefined();
+    // The very message this confirmation posted, as the channel shows it.
+    const posted = t.discord.getMessage(str(done.followUp.message?.id, 'the public record message id'));
+    expect(posted?.channel_id, 'the public record is a message in the channel').toBe(t.discord.channelId);
+    expect(posted?.content).toBe(done.publicRecord.content ?? '');
     expect((posted?.flags ?? 0) & 64).toBe(0);
   });
 
@@ -170,7 +172,7 @@ describe.each(CASES)('$label', ({ command, operation, query, publicShows }) => {
     // A Confirm after Cancel finds nothing to send.
     const late = press(t, prompt, 'confirm');
     expect(await ephemeralReply(t, late)).toMatch(/no longer open/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -187,7 +189,7 @@ describe.each(CASES)('$label', ({ command, operation, query, publicShows }) => {
       roles: [ROLES.admin],
     });
     expect(await ephemeralReply(t, cancelByIntruder)).toContain(`Only <@${t.discord.userId}> can cancel`);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
 
     await confirmAndWait(t, prompt);
@@ -200,7 +202,7 @@ describe.each(CASES)('$label', ({ command, operation, query, publicShows }) => {
     const second = press(t, prompt, 'confirm');
     const answers = await Promise.all([callbackOf(t, first), callbackOf(t, second)]);
     await t.nth(first, 2);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(1);
     expect(queryOf(t, operation)).toEqual([query]);
     expect(answers.map((a) => a.type).sort()).toEqual([CallbackType.reply, CallbackType.update]);
@@ -258,6 +260,47 @@ describe('/domain register', () => {
         ns2: 'ns2.example.net',
       },
     ]);
+  });
+
+  it('a handle given neither as an option nor as its DEFAULT_*_C is refused, naming the option; nothing is sent', async () => {
+    const partial = await startTestBot({ DEFAULT_TECH_C: '' });
+    try {
+      const options = { domain: 'example.net', ns1: 'a.ns.example', ns2: 'b.ns.example' };
+      const missing = partial.command({
+        commandName: 'domain',
+        subcommand: 'register',
+        options,
+        roles: [ROLES.admin],
+      });
+      // (Markdown-escaped, as Discord shows it: DEFAULT\_TECH\_C reads DEFAULT_TECH_C.)
+      const refusal = (await ephemeralReply(partial, missing)).replace(/\\_/g, '_');
+      expect(refusal).toMatch(/^`tech`: not given and DEFAULT_TECH_C is not configured/);
+      await idle(partial);
+      // No prompt, no record, no call.
+      expect(partial.discord.requestsFor(missing)).toHaveLength(1);
+      expect(partial.api.requests).toHaveLength(0);
+      // Given as an option, the same registration goes through; the other handles still come from their defaults.
+      const prompt = await openPrompt(partial, {
+        commandName: 'domain',
+        subcommand: 'register',
+        options: { ...options, tech: 'T-7' },
+        roles: [ROLES.admin],
+      });
+      await confirmAndWait(partial, prompt);
+      expect(queryOf(partial, 'createDomain')).toEqual([
+        {
+          domain: 'example.net',
+          ownerC: 'OWN-1',
+          adminC: 'ADM-1',
+          techC: 'T-7',
+          zoneC: 'ZON-1',
+          ns1: 'a.ns.example',
+          ns2: 'b.ns.example',
+        },
+      ]);
+    } finally {
+      await partial.stop();
+    }
   });
 
   it('mixes given handles with defaults', async () => {
@@ -325,7 +368,7 @@ describe('/domain dns', () => {
     const input = rec(dig(modal.data, 'components', 0, 'components', 0));
     expect(input.custom_id).toBe('text');
     expect(input.style).toBe(2); // paragraph: a multi-line editor
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
 
     const submit = t.discord.dispatchModalSubmit({
@@ -335,7 +378,7 @@ describe('/domain dns', () => {
     });
     const prompt = await promptOf(t, submit);
     expect(textOf(prompt.body)).toContain('www 3600 A 203.0.113.7');
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
 
     const done = await confirmAndWait(t, prompt);
@@ -355,7 +398,7 @@ describe('/domain dns', () => {
       roles: [ROLES.operator],
     });
     expect(await ephemeralReply(t, submit)).toMatch(/no longer open/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 });
@@ -405,13 +448,13 @@ describe('/musicbot create', () => {
     for (const message of t.discord.channelMessages()) {
       if (((message.flags ?? 0) & 64) === 0) expect(JSON.stringify(message)).not.toContain(FIXED_PASSWORD);
     }
-    await settle();
+    await idle(t);
     expect(t.logs.text).not.toContain(FIXED_PASSWORD);
   });
 });
 
 describe('/panel bind', () => {
-  it('accepts IPv4 too, and the public record does not show the whole license key', async () => {
+  it('accepts IPv4 too, and the public record shows the license key as its last four characters only', async () => {
     const prompt = await openPrompt(t, {
       commandName: 'panel',
       subcommand: 'bind',
@@ -422,8 +465,12 @@ describe('/panel bind', () => {
       { license: 'SECRETLICENSE-9876', ip_address: '203.0.113.9' },
     ]);
     expect(textOf(done.privateEdit)).toContain('SECRETLICENSE-9876');
-    expect(textOf(done.publicRecord)).not.toContain('SECRETLICENSE');
-    expect(textOf(done.publicRecord)).toContain('9876');
+    // Exactly this, and nothing else of the key.
+    expect(done.publicRecord.content).toBe(
+      `🔑 <@${t.discord.userId}> bound panel license \`…9876\` → \`203.0.113.9\`.`,
+    );
+    expect(JSON.stringify(done.publicRecord)).not.toContain('SECRETLICENSE');
+    expect(done.followUp.message?.ephemeral).toBe(false);
     // The audit log line names the change and shows only the key's tail.
     expect(t.logs.text).toContain('"operation":"bindPanelLicense"');
     expect(t.logs.text).toContain('"license":"…9876"');

@@ -7,10 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { deployConfigSchema, parseConfig } from '../../src/config.js';
 import { deployCommands } from '../../src/discord/deployCommands.js';
+import { localizeCommand } from '../../src/i18n/localizeCommand.js';
+import { builtEntryArgs } from '../support/built.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { arr, isRecord, type Json, rec } from '../support/e2eHelpers.js';
 import { FakeDiscord, type RecordedRequest } from '../support/FakeDiscord.js';
-import { sourceEntryArgs } from '../support/runSource.js';
 
 const run = promisify(execFile);
 
@@ -114,12 +115,12 @@ async function deploy(f: FakeDiscord, env: Record<string, string> = {}) {
   return { logs, result, requests: f.requests.slice(from) };
 }
 
-/** Runs the real entry point (`npm run deploy-commands` runs the same file, built) in an empty directory. */
+/** Runs the real entry point as `npm run deploy-commands` does (built, under node) in an empty directory. */
 async function runDeployScript(env: Record<string, string>) {
   // An empty working directory, so no developer .env leaks into the test.
   const cwd = mkdtempSync(join(tmpdir(), 'hostops-deploy-'));
   try {
-    const { stdout, stderr } = await run(process.execPath, sourceEntryArgs('src/deploy-commands.ts'), {
+    const { stdout, stderr } = await run(process.execPath, builtEntryArgs('src/deploy-commands.ts'), {
       cwd,
       env: { PATH: process.env.PATH ?? '', ...env },
       timeout: 15_000,
@@ -195,7 +196,8 @@ const writes = (requests: RecordedRequest[]) =>
   requests.filter((r) => r.path.includes('/commands') && r.method !== 'GET');
 const names = (list: { name: string }[]) => list.map((c) => c.name);
 /** The definitions exactly as they travel: JSON. */
-const DEFINITIONS = JSON.parse(JSON.stringify(commands.map((c) => c.definition))) as unknown;
+// What is registered: each definition with its German names and descriptions.
+const DEFINITIONS = JSON.parse(JSON.stringify(commands.map((c) => localizeCommand(c.definition)))) as unknown;
 const entry = (logs: ReturnType<typeof captureLogs>, msg: string) =>
   logs.entries().find((e) => e.msg === msg);
 

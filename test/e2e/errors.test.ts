@@ -4,18 +4,19 @@ import {
   CallbackType,
   callbackOf,
   confirmAndWait,
-  deferredAnswer,
   embedsOf,
   ephemeralReply,
   expectNoTokensLeaked,
+  idle,
   isEphemeral,
   type Json,
   messageBodies,
   openPrompt,
   outsideCode,
   press,
+  publicAnswer,
+  publicBodies,
   rec,
-  settle,
   textOf,
   waitUntil,
 } from '../support/e2eHelpers.js';
@@ -42,11 +43,11 @@ const info = (domain = 'example.com'): InteractionOptions => ({
   options: { domain },
 });
 
-/** Runs /domain info against one queued reply and returns the text of the (public) answer. */
+/** Runs /domain info against one queued reply and returns the text of the answer, public like any read's. */
 async function infoAnswer(reply: Reply): Promise<{ text: string; i: DispatchedInteraction }> {
   t.api.enqueue('domainInfo', reply);
   const i = t.command(info());
-  const { body } = await deferredAnswer(t, i);
+  const { body } = await publicAnswer(t, i);
   return { text: textOf(body), i };
 }
 
@@ -78,7 +79,7 @@ describe('API errors become clear messages', () => {
 
     t.api.enqueue('serverLog', { status: 404, body: {} });
     const logs = t.command({ commandName: 'server', subcommand: 'logs', options: { id: 99 } });
-    expect(textOf((await deferredAnswer(t, logs)).body)).toMatch(/no log entry for that server id/);
+    expect(textOf((await publicAnswer(t, logs)).body)).toMatch(/no log entry for that server id/);
   });
 
   it('429 with Retry-After → rate limited, retry in N s (no retry past the deadline)', async () => {
@@ -90,7 +91,7 @@ describe('API errors become clear messages', () => {
   it('429 with a short Retry-After on a read is retried and then answered', async () => {
     t.api.enqueue('domainInfo', { status: 429, headers: { 'retry-after': '1' }, body: {} });
     const i = t.command(info());
-    const { body } = await deferredAnswer(t, i);
+    const { body } = await publicAnswer(t, i);
     expect(embedsOf(body)[0]?.title).toBe('example.com');
     const [first, second] = t.api.requestsFor('domainInfo');
     expect(t.api.requests).toHaveLength(2);
@@ -131,8 +132,59 @@ describe('API errors become clear messages', () => {
     // The read-back finds the domain: the answer is edited and the channel told, still one call.
     const resolved = textOf(rec((await t.nth(click, 2)).body));
     expect(resolved).toMatch(/`example\.org` is registered after all\./);
+    await idle(t);
     expect(t.api.requestsFor('createDomain')).toHaveLength(1);
-    expect(t.api.requestsFor('domainInfo').length).toBeGreaterThanOrEqual(1);
+    // The first read-back found it: one look, no more.
+    expect(t.api.requestsFor('domainInfo')).toHaveLength(1);
+  });
+
+  it.each([502, 504])(
+    'a POST answered %i by a gateway → "Outcome unknown", exactly one call, no public record',
+    async (status) => {
+      t.api.enqueue('bindPanelLicense', { status, body: '<html>Bad Gateway</html>' });
+      const prompt = await openPrompt(t, {
+        commandName: 'panel',
+        subcommand: 'bind',
+        options: { license: 'GATEWAY-0000-1234', ip: '203.0.113.7' },
+      });
+      const click = press(t, prompt, 'confirm');
+      expect((await callbackOf(t, click)).type).toBe(CallbackType.update);
+      const text = textOf(rec((await t.nth(click, 1)).body));
+      expect(text).toMatch(/\*\*Outcome unknown\*\*/);
+      expect(text).toMatch(/Check with the provider before trying again/);
+      referenceIn(text);
+      await idle(t);
+      expect(t.api.requestsFor('bindPanelLicense')).toHaveLength(1);
+      expect(t.discord.requestsFor(click)).toHaveLength(2);
+      expect(t.discord.originalMessage(click)?.flags ?? 0).toBe(64);
+    },
+  );
+
+  it('a Confirm whose acknowledgement Discord refuses sends nothing: the record fails as not acknowledged', async () => {
+    const prompt = await openPrompt(t, {
+      commandName: 'server',
+      subcommand: 'rdns',
+      options: { id: 5, ip: '203.0.113.5', hostname: 'unacked.example.com' },
+    });
+    // As when the click reached HostOps too late: Discord no longer knows the interaction.
+    t.discord.failNextCallback(404, { code: 10062, message: 'Unknown interaction' });
+    const click = press(t, prompt, 'confirm');
+    const refused = await t.nth(click, 0);
+    expect(refused.status).toBe(404);
+    await waitUntil(
+      () => t.logs.entries().some((e) => e.msg === 'confirmation could not be acknowledged; change not sent'),
+      'the log line',
+    );
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
+    expect(t.discord.requestsFor(click)).toHaveLength(1);
+    const id = prompt.confirmId.split(':')[2] ?? '';
+    expect((await t.bot.store.changes.get(id))?.state).toBe('failed');
+    // The prompt cannot be confirmed a second time either.
+    const again = press(t, prompt, 'confirm');
+    expect(await ephemeralReply(t, again)).toMatch(/no longer open/);
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
   });
 
   it('a failed change is reported in the private prompt only', async () => {
@@ -146,7 +198,7 @@ describe('API errors become clear messages', () => {
     const edit = await t.nth(click, 1);
     expect(textOf(rec(edit.body))).toMatch(/provider returned an error \(500\)/);
     expect(t.discord.originalMessage(click)?.flags ?? 0).toBe(64);
-    await settle();
+    await idle(t);
     expect(t.discord.requestsFor(click)).toHaveLength(2);
   });
 
@@ -160,12 +212,18 @@ describe('API errors become clear messages', () => {
     expect(isEphemeral(rec(rec(retry.body).data))).toBe(true);
     const logged = t.logs.entries().find((e) => e.cid === cid && e.level === 50);
     expect(logged?.msg).toBe('command failed unexpectedly');
-    // A read starts its lookup while the deferral is in flight (a read is safe to send); nothing more.
-    expect(t.api.requests.length).toBeLessThanOrEqual(1);
-    const before = t.api.requests.length;
+    // A read starts its lookup while the deferral is in flight (a read is safe to send), and that lookup
+    // still completes: exactly one call, answered, and nothing after it.
+    await waitUntil(
+      () => t.logs.entries().some((e) => e.cid === cid && e.msg === 'hosting api call'),
+      'the lookup to be answered',
+    );
+    await idle(t);
+    expect(t.api.requests).toHaveLength(1);
+    expect(t.discord.requestsFor(i)).toHaveLength(2);
 
-    await deferredAnswer(t, t.command(info()));
-    expect(t.api.requests).toHaveLength(before + 1);
+    await publicAnswer(t, t.command(info()));
+    expect(t.api.requests).toHaveLength(2);
   });
 });
 
@@ -201,7 +259,7 @@ describe('mentions and markdown in user input', () => {
       subcommand: 'expiry',
       options: { domains: `@everyone <@&${ROLES.admin}> example.com` },
     });
-    await deferredAnswer(t, i);
+    await publicAnswer(t, i);
     expectInert(messageBodies(t, i));
     expect(t.api.requests.map((r) => r.param)).toEqual(['example.com']);
   });
@@ -210,7 +268,7 @@ describe('mentions and markdown in user input', () => {
     const i = t.command(info('@everyone'));
     const cb = await callbackOf(t, i);
     expect(cb.data.allowed_mentions).toEqual(expect.objectContaining({ parse: [] }));
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -241,7 +299,7 @@ describe('mentions and markdown in user input', () => {
     // After the bot's own `domain` label, nothing the user typed may act as markdown.
     const echoed = text.slice('`domain`: '.length).replace(/\\./g, '');
     expect(echoed, text).not.toMatch(/`|\*\*|\|\|/);
-    await settle(50);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 });
@@ -253,8 +311,16 @@ it('every message the bot sent in this file disables all mentions', () => {
   expect(offenders).toEqual([]);
 });
 
-it('never puts a token (or a generated password) in a log line or a Discord message', () => {
+it('never puts a token in a log line or a Discord message, nor the generated password in a log line or a public message', () => {
   expect(t.discord.requests.length).toBeGreaterThan(0);
   expectNoTokensLeaked(t);
   expect(t.logs.text).not.toContain(FIXED_PASSWORD);
+  // The password was shown in this file (to the invoker of /musicbot create, privately) ...
+  const carrying = t.discord.requests.filter((r) => JSON.stringify(r.body ?? '').includes(FIXED_PASSWORD));
+  expect(carrying.length).toBeGreaterThan(0);
+  for (const r of carrying) expect(r.message?.ephemeral, `${r.method} ${r.path}`).toBe(true);
+  // ... and in nothing anyone else can see.
+  const shared = publicBodies(t);
+  expect(shared.length).toBeGreaterThan(5);
+  for (const body of shared) expect(JSON.stringify(body)).not.toContain(FIXED_PASSWORD);
 });

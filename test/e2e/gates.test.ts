@@ -4,15 +4,15 @@ import {
   CallbackType,
   callbackOf,
   confirmAndWait,
-  deferredAnswer,
   ephemeralReply,
   expectNoTokensLeaked,
+  idle,
   isEphemeral,
   openPrompt,
   press,
   promptOf,
+  publicAnswer,
   queryOf,
-  settle,
   str,
   textOf,
 } from '../support/e2eHelpers.js';
@@ -56,7 +56,7 @@ const register: InteractionOptions = {
 async function expectRefused(i: ReturnType<typeof run>, pattern: RegExp): Promise<string> {
   const text = await ephemeralReply(t, i);
   expect(text).toMatch(pattern);
-  await settle();
+  await idle(t);
   expect(t.api.requests, 'a refused command makes zero API calls').toHaveLength(0);
   // Refused at once: no deferral, no follow-up.
   expect(t.discord.requestsFor(i)).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('guild only', () => {
     expect(cb.type).toBe(CallbackType.reply);
     expect(isEphemeral(cb.data)).toBe(true);
     expect(textOf(cb.data)).toMatch(/not in direct messages or as a user app/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 });
@@ -101,7 +101,7 @@ describe('channel', () => {
   it('accepts the same command in either ops channel', async () => {
     for (const channelId of [OPS, OPS_2]) {
       const i = t.command({ ...info, channelId });
-      await deferredAnswer(t, i);
+      await publicAnswer(t, i);
     }
     expect(t.api.requestsFor('domainInfo')).toHaveLength(2);
   });
@@ -121,7 +121,7 @@ describe('channel', () => {
     const prompt = await openPrompt(t, { ...rdns, channelId: OPS });
     const click = press(t, prompt, 'confirm', { channelId: t.discord.channelId });
     expect(await ephemeralReply(t, click)).toMatch(/only takes commands in/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 });
@@ -171,13 +171,13 @@ describe('tier', () => {
     const prompt = await openPrompt(t, { ...rdns, channelId: OPS });
     const click = press(t, prompt, 'confirm', { roles: [ROLES.viewer] });
     expect(await ephemeralReply(t, click)).toMatch(/\*\*operator\*\* tier/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
   it('lets a viewer read', async () => {
-    await deferredAnswer(t, run({ ...info, roles: [ROLES.viewer] }));
-    await deferredAnswer(
+    await publicAnswer(t, run({ ...info, roles: [ROLES.viewer] }));
+    await publicAnswer(
       t,
       run({ commandName: 'server', subcommand: 'logs', options: { id: 5 }, roles: [ROLES.viewer] }),
     );
@@ -193,7 +193,7 @@ describe('tier', () => {
         { commandName: 'domain', subcommand: 'expiry', options: { domains: 'a.com b.com' } },
       ],
     ])('reads: %s', async (_label, command) => {
-      await deferredAnswer(t, run({ ...command, roles: [ROLES.admin] }));
+      await publicAnswer(t, run({ ...command, roles: [ROLES.admin] }));
       expect(t.api.requests.length).toBeGreaterThan(0);
     });
 
@@ -321,7 +321,7 @@ describe('input validation: an ephemeral error naming the option, zero API calls
     expect(text.startsWith(`\`${option}\`: `), text).toBe(true);
     // …and what a valid value looks like.
     expect(text).toMatch(/Expected .+/);
-    await settle(50);
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
@@ -337,7 +337,7 @@ describe('input validation: an ephemeral error naming the option, zero API calls
     });
     const text = await ephemeralReply(t, submit);
     expect(text).toMatch(/^`records`: line 2/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 // Change records end to end: prompts that outlive a restart, double clicks, secrets at rest, the audit
 // channel, other guilds, unknown outcomes (read-back, send again, try again) and expiry. In-process bots
 // through the fake Discord, each on a real SQLite file that the test reads back through its own store.
+// (A prompt left to run out on its own timer is in timing.test.ts, with the other tests that wait.)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ChangeRecord, type ChangeState, openStore, type Store } from '../../src/store/index.js';
 import {
@@ -11,6 +12,7 @@ import {
   deferredAnswer,
   dig,
   ephemeralReply,
+  idle,
   isEphemeral,
   openPrompt,
   type Prompt,
@@ -20,7 +22,6 @@ import {
   rec,
   str,
   textOf,
-  waitUntil,
 } from '../support/e2eHelpers.js';
 import type { DispatchedInteraction, InteractionOptions, RecordedRequest } from '../support/FakeDiscord.js';
 import {
@@ -48,7 +49,6 @@ const AUDIT_CHANNEL = '500000000000000042';
 const OTHER_GUILD = '990000000000000001';
 const OTHER_GUILD_TEXT = 'HostOps serves only the server it was set up for.';
 const LICENSE = 'SECRETLICENSE-9876';
-const LEFT_ALONE_LICENSE = 'SECRETLICENSE-5555';
 
 // A fresh member per case, so audit rows and audit-channel lines can be told apart by who they name.
 let users = 0;
@@ -73,9 +73,6 @@ const register = (domain: string, userId: string): InteractionOptions => ({
   userId,
   roles: [ROLES.admin],
 });
-
-/** Everything the bot started (interactions, timers fired, read-backs) has finished. */
-const idle = (t: TestBot) => waitUntil(() => t.bot.router.inFlight === 0, 'the bot to finish its work');
 
 const recordIdOf = (customId: string) => str(customId.split(':')[2], `record id in ${customId}`);
 
@@ -120,11 +117,10 @@ async function overdue(store: Store, id: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// One bot for most cases: an audit channel, the shortest prompt lifetime (10 s), a reader of its store.
+// One bot for most cases: an audit channel and a reader of its store.
 
 let t: TestBot;
 let store: Store;
-let leftAlone: { prompt: Prompt; userId: string };
 
 const auditPosts = () =>
   t.discord.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${AUDIT_CHANNEL}/messages`);
@@ -144,12 +140,9 @@ function expectOneAuditLine(userId: string, outcome: string, command: string): s
 
 beforeAll(async () => {
   const url = tempDatabaseUrl();
-  t = await startTestBot({ DATABASE_URL: url, AUDIT_CHANNEL_ID: AUDIT_CHANNEL, CONFIRM_TIMEOUT_S: '10' });
+  t = await startTestBot({ DATABASE_URL: url, AUDIT_CHANNEL_ID: AUDIT_CHANNEL });
   t.discord.addChannel({ id: AUDIT_CHANNEL });
   store = await openStore(url);
-  // Left alone from the start: its 10 s run out while the other cases run (checked last).
-  const userId = newUser();
-  leftAlone = { userId, prompt: await openPrompt(t, panelBind(LEFT_ALONE_LICENSE, userId)) };
 });
 afterAll(async () => {
   await store?.close();
@@ -572,43 +565,5 @@ describe('/server rdns whose PUT times out', () => {
     } finally {
       await timed.stop();
     }
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------
-// Last: the prompt opened at the start has run out on its own by now.
-
-describe('a prompt left alone', () => {
-  it('expires after CONFIRM_TIMEOUT_S: the prompt is edited, the record is expired and masked, one audit row and line', async () => {
-    const { prompt, userId } = leftAlone;
-    const opened = (await callbackOf(t, prompt.interaction)).request.at;
-    const edit = await t.nth(prompt.interaction, 1, 15_000);
-    expect(edit.method).toBe('PATCH');
-    expect(edit.path).toBe(
-      `/webhooks/${t.discord.applicationId}/${prompt.interaction.token}/messages/@original`,
-    );
-    expect(edit.at - opened).toBeGreaterThan(9_500);
-    const body = rec(edit.body);
-    expect(textOf(body)).toContain('Expired — nothing was sent. Run the command again.');
-    expect(textOf(body)).toContain('…5555');
-    expect(JSON.stringify(body)).not.toContain(LEFT_ALONE_LICENSE);
-    expect(buttonsOf(body).map((b) => b.disabled)).toEqual([true, true]);
-    await idle(t);
-
-    const id = recordIdOf(prompt.confirmId);
-    const record = await recordOf(store, id);
-    expect(record.state).toBe('expired');
-    expect(record.expiresAt.getTime() - record.createdAt.getTime()).toBe(10_000);
-    expect(record.parameters).toEqual({ license: '…5555', ip: '203.0.113.9' });
-    for (const r of await store.changes.listByState(ALL_STATES)) {
-      expect(JSON.stringify(r)).not.toContain(LEFT_ALONE_LICENSE);
-    }
-    const rows = (await allAudit(store)).filter((row) => row.changeId === id);
-    expect(rows.map((row) => row.outcome)).toEqual(['expired']);
-    expect(rows[0]?.userId).toBe(userId);
-    expect(JSON.stringify(rows)).not.toContain(LEFT_ALONE_LICENSE);
-    const line = expectOneAuditLine(userId, 'expired', '/panel bind');
-    expect(line).not.toContain(LEFT_ALONE_LICENSE);
-    expect(t.discord.requestsFor(prompt.interaction)).toHaveLength(2);
   });
 });

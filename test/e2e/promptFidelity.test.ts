@@ -12,6 +12,7 @@ import {
   dig,
   ephemeralReply,
   fieldValue,
+  idle,
   openPrompt,
   queryOf,
   rec,
@@ -96,6 +97,7 @@ function hexOf(char: string): string {
 async function expectRefusedWithoutCall(i: DispatchedInteraction, ...fragments: string[]): Promise<string> {
   const text = await ephemeralReply(t, i);
   for (const fragment of fragments) expect(text).toContain(fragment);
+  await idle(t);
   expect(t.api.requests, 'no API call').toHaveLength(0);
   return text;
 }

@@ -1,22 +1,22 @@
+import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
 import {
-  arr,
   CallbackType,
   callbackOf,
-  deferredAnswer,
   dig,
   embedsOf,
   ephemeralReply,
   expectNoTokensLeaked,
   fieldValue,
+  idle,
   isEphemeral,
   type Json,
   messageBodies,
+  publicAnswer,
   rec,
-  settle,
   str,
   trackConcurrency,
-  waitUntil,
 } from '../support/e2eHelpers.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -51,7 +51,7 @@ describe('/server logs', () => {
       options: { id: 4711 },
       roles: [ROLES.viewer],
     });
-    const { body } = await deferredAnswer(t, i);
+    const { body } = await publicAnswer(t, i);
     expect(t.api.requestsFor('serverLog').map((r) => r.param)).toEqual(['4711']);
 
     const [embed] = embedsOf(body);
@@ -76,7 +76,7 @@ describe('/server logs', () => {
       },
     });
     const i = t.command({ commandName: 'server', subcommand: 'logs', options: { id: 7 } });
-    const [embed] = embedsOf((await deferredAnswer(t, i)).body);
+    const [embed] = embedsOf((await publicAnswer(t, i)).body);
     if (!embed) throw new Error('no embed');
     expect(fieldValue(embed, 'Started')).toBe(instant('2026-07-01T08:00:00Z'));
     expect(fieldValue(embed, 'Ended')).toBe(instant('2026-07-01T10:03:00Z'));
@@ -95,7 +95,7 @@ describe('/server logs', () => {
       body: { starttime: '01.03.2026 10:00:00', endtime: '01.03.2026 10:01:00', type: 'reboot', status },
     });
     const i = t.command({ commandName: 'server', subcommand: 'logs', options: { id: 1 } });
-    const [embed] = embedsOf((await deferredAnswer(t, i)).body);
+    const [embed] = embedsOf((await publicAnswer(t, i)).body);
     if (!embed) throw new Error('no embed');
     expect(embed.color).toBe(colour);
     expect(fieldValue(embed, 'Status')).toBe(status);
@@ -105,7 +105,7 @@ describe('/server logs', () => {
 describe('/domain info', () => {
   it('sends an IDN to the API as punycode and titles the embed with the unicode form', async () => {
     const i = t.command({ commandName: 'domain', subcommand: 'info', options: { domain: 'Bücher.de' } });
-    const { body } = await deferredAnswer(t, i);
+    const { body } = await publicAnswer(t, i);
     const [request] = t.api.requestsFor('domainInfo');
     expect(t.api.requestsFor('domainInfo')).toHaveLength(1);
     expect(request?.param).toBe('xn--bcher-kva.de');
@@ -140,7 +140,7 @@ describe('/domain info', () => {
   ])('%s', async (_name, reply, colour, when) => {
     t.api.enqueue('domainInfo', reply);
     const i = t.command({ commandName: 'domain', subcommand: 'info', options: { domain: 'example.com' } });
-    const [embed] = embedsOf((await deferredAnswer(t, i)).body);
+    const [embed] = embedsOf((await publicAnswer(t, i)).body);
     if (!embed) throw new Error('no embed');
     expect(embed.color).toBe(colour);
     expect(fieldValue(embed, 'Expires')).toContain(when);
@@ -199,7 +199,7 @@ describe('/domain expiry', () => {
       options: { domains },
       roles: [ROLES.viewer],
     });
-    const { body } = await deferredAnswer(t, i);
+    const { body } = await publicAnswer(t, i);
 
     const called = t.api.requestsFor('domainInfo').map((r) => r.param);
     expect([...called].sort()).toEqual([
@@ -250,7 +250,7 @@ describe('/domain expiry', () => {
       subcommand: 'expiry',
       options: { domains: 'b.example.com a.example.com', within: 5 },
     });
-    const [embed] = embedsOf((await deferredAnswer(t, i)).body);
+    const [embed] = embedsOf((await publicAnswer(t, i)).body);
     expect(embed?.color).toBe(GREEN);
     expect(str(embed?.description).split('\n')[0]).toBe(
       '2 checked · 0 expire within 5 days · 0 expired · 0 transferred away · 0 failed',
@@ -263,11 +263,38 @@ describe('/domain expiry', () => {
     }));
     const domains = Array.from({ length: 30 }, (_, n) => `host${n}.example.com`).join(' ');
     const i = t.command({ commandName: 'domain', subcommand: 'expiry', options: { domains } });
-    await deferredAnswer(t, i);
+    await publicAnswer(t, i);
     expect(t.api.requestsFor('domainInfo')).toHaveLength(30);
     expect(tracker.max).toBeLessThanOrEqual(8);
     // The limit is a cap, not a queue of one: lookups do run in parallel.
     expect(tracker.max).toBeGreaterThan(1);
+  });
+
+  it('never has more lookups in flight than HOSTING_API_MAX_CONNECTIONS', async () => {
+    const narrow = await startTestBot({ HOSTING_API_MAX_CONNECTIONS: '2' });
+    try {
+      const inFlight = { now: 0, max: 0 };
+      narrow.api.respond('domainInfo', async () => {
+        inFlight.now++;
+        inFlight.max = Math.max(inFlight.max, inFlight.now);
+        // Held until both connections are busy (or long enough to show a third never comes).
+        const deadline = performance.now() + 1_000;
+        while (inFlight.now < 2 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight.now--;
+        return {
+          body: { expirydate: '2027-06-30', active: 'true', expired: 'false', transferredAway: 'false' },
+        };
+      });
+      const domains = Array.from({ length: 12 }, (_, n) => `pool${n}.example.com`).join(' ');
+      const i = narrow.command({ commandName: 'domain', subcommand: 'expiry', options: { domains } });
+      await publicAnswer(narrow, i, 15_000);
+      expect(narrow.api.requestsFor('domainInfo')).toHaveLength(12);
+      // /domain expiry would run 8 at once; the pool allows 2, and both are used.
+      expect(inFlight.max).toBe(2);
+    } finally {
+      await narrow.stop();
+    }
   });
 
   it('checks 50 domains and splits the answer across embeds and messages within Discord limits', async () => {
@@ -282,18 +309,15 @@ describe('/domain expiry', () => {
       subcommand: 'expiry',
       options: { domains: names.join('\n') },
     });
-    await deferredAnswer(t, i);
-    const domainLines = () =>
-      messageBodies(t, i)
-        .flatMap((b) => embedsOf(b))
-        .flatMap((e) => str(e.description).split('\n'))
-        .filter((line) => line.includes('**'));
-    await waitUntil(() => domainLines().length >= 50, 'all 50 domain lines');
-    await settle(100);
+    await publicAnswer(t, i);
+    // Everything it sends, follow-ups included, is sent before the command is done.
+    await idle(t);
     expect(t.api.requestsFor('domainInfo')).toHaveLength(50);
 
     const bodies = messageBodies(t, i);
     expect(bodies.length).toBeGreaterThan(1);
+    // The follow-ups are public like the first answer.
+    for (const r of t.discord.requestsFor(i).slice(1)) expect(r.message?.ephemeral).toBe(false);
     let lines: string[] = [];
     for (const body of bodies) {
       const embeds = embedsOf(body);
@@ -321,14 +345,14 @@ describe('/domain expiry', () => {
     const i = t.command({ commandName: 'domain', subcommand: 'expiry', options: { domains } });
     const text = await ephemeralReply(t, i);
     expect(text).toMatch(/^`domains`: 51 domains given, at most 50/);
-    await settle();
+    await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
 
   it('accepts exactly 50 domains', async () => {
     const domains = Array.from({ length: 50 }, (_, n) => `d${n}.example.com`).join(',');
     const i = t.command({ commandName: 'domain', subcommand: 'expiry', options: { domains } });
-    const { body } = await deferredAnswer(t, i);
+    const { body } = await publicAnswer(t, i);
     expect(t.api.requestsFor('domainInfo')).toHaveLength(50);
     expect(str(embedsOf(body)[0]?.description)).toMatch(/^50 checked/);
   });
@@ -373,7 +397,7 @@ describe('/help', () => {
         const mayRun = RANK[tier] >= RANK[needed];
         expect(line?.startsWith(mayRun ? '✅' : '🚫'), `${label} for ${tier}: ${line}`).toBe(true);
       }
-      await settle(50);
+      await idle(t);
       expect(t.api.requests).toHaveLength(0);
       // An info command answers at once: nothing else is sent for it.
       expect(t.discord.requestsFor(i)).toHaveLength(1);
@@ -381,10 +405,48 @@ describe('/help', () => {
   );
 
   it('covers exactly the registered command surface (nothing listed that does not exist)', async () => {
+    // What deploy-commands registers with Discord: every command path of the definitions in
+    // commands/index.ts, with the tier its handler requires.
+    const registered = new Map<string, string>();
+    for (const module of commands) {
+      const { name, options = [] } = module.definition as {
+        name: string;
+        options?: readonly {
+          type: number;
+          name: string;
+          options?: readonly { type: number; name: string }[];
+        }[];
+      };
+      const paths: [string, string][] = [];
+      for (const option of options) {
+        if (option.type === ApplicationCommandOptionType.Subcommand) paths.push([option.name, option.name]);
+        if (option.type === ApplicationCommandOptionType.SubcommandGroup) {
+          for (const sub of option.options ?? [])
+            paths.push([`${option.name} ${sub.name}`, `${option.name} ${sub.name}`]);
+        }
+      }
+      if (paths.length === 0) paths.push(['', '']);
+      for (const [path, key] of paths) {
+        const handler = module.subcommands[key];
+        expect(handler, `a handler for /${name} ${path}`).toBeDefined();
+        registered.set(`/${name}${path ? ` ${path}` : ''}`, String(handler?.tier));
+      }
+      // And no handler for a path Discord was never told about.
+      expect(Object.keys(module.subcommands).sort()).toEqual(paths.map(([, key]) => key).sort());
+    }
+
     const i = t.command({ commandName: 'help', roles: [ROLES.viewer] });
     const cb = await callbackOf(t, i);
-    const labels = arr(str(dig(cb.data, 'embeds', 0, 'description')).match(/`\/[a-z ]+`/g) ?? []);
-    expect(labels.map((l) => String(l).slice(1, -1))).toEqual(ALL.map(([label]) => label));
+    const lines = str(dig(cb.data, 'embeds', 0, 'description'))
+      .split('\n')
+      .filter((line) => /^(✅|🚫) `\//.test(line));
+    const listed = new Map(
+      lines.map((line) => [/`(\/[a-z ]+)`/.exec(line)?.[1] ?? '', /\*([a-z]+)\*$/.exec(line)?.[1] ?? '']),
+    );
+    expect(lines).toHaveLength(listed.size);
+    expect(listed).toEqual(registered);
+    // The list the README documents (tested above for what each tier may run) is that surface too.
+    expect(new Map(ALL.map(([label, tier]) => [label, tier]))).toEqual(registered);
     expect(rec(dig(cb.data, 'embeds', 0, 'footer')).text).toContain('viewer');
   });
 });

@@ -12,10 +12,10 @@ import {
   deferredAnswer,
   dig,
   ephemeralReply,
+  idle,
   isEphemeral,
   type Json,
   rec,
-  settle,
   str,
   textOf,
   waitUntil,
@@ -100,7 +100,7 @@ async function audited(t: TestBot, command: string, subcommand: string, target: 
     const { total } = await t.bot.store.audit.query({ command, subcommand, target }, { limit: 1, offset: 0 });
     if (total > 0) return;
     if (Date.now() > deadline) throw new Error(`no audit entry for /${command} ${subcommand} ${target}`);
-    await settle(10);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -161,7 +161,7 @@ describe('with WATCH_CHANNEL_ID unset the watch is off', () => {
   ] as const)('/watch %s says so, only to the invoker, and calls nothing', async (subcommand, options) => {
     const i = t.command({ commandName: 'watch', subcommand, options });
     expect(await ephemeralReply(t, i)).toContain('The domain watch is off: set `WATCH_CHANNEL_ID`');
-    await settle(50);
+    await idle(t);
     expect(t.discord.requestsFor(i)).toHaveLength(1);
     expect(t.api.requests).toHaveLength(0);
     expect(await t.bot.store.watch.count()).toBe(0);
@@ -427,7 +427,8 @@ describe('/watch with the watch on (manual checks)', () => {
     const second = await watchRead(t, 'check');
     expect(second.text).toMatch(/Checked \*\*1 domain\*\* in .*: 0 failed, 0 alerts sent\./);
     expect(second.text).toContain('Nothing new to report.');
-    await settle(100);
+    // Each check answers once its run (and its digest) is done.
+    await idle(t);
     const posted = digests(t).slice(before);
     expect(posted).toHaveLength(1);
     expect(descriptionOf(posted[0] ?? {})).toContain(
@@ -578,7 +579,7 @@ describe('/watch with the watch on (manual checks)', () => {
 
 // ---------------------------------------------------------------- on a schedule
 
-describe('the scheduled watch (every 2 s)', () => {
+describe('the scheduled watch (every second)', () => {
   let t: TestBot;
   const world = new Map<string, DomainState>([
     ['in-2.example', { expiresIn: 2 }],
@@ -590,7 +591,7 @@ describe('the scheduled watch (every 2 s)', () => {
   beforeAll(async () => {
     t = await startTestBot({
       WATCH_CHANNEL_ID: WATCH_CHANNEL,
-      WATCH_SCHEDULE: '*/2 * * * * *',
+      WATCH_SCHEDULE: '* * * * * *',
       WATCH_MENTION_ROLE_IDS: ONCALL_ROLE,
     });
     t.discord.addChannel({ id: WATCH_CHANNEL });
@@ -600,14 +601,21 @@ describe('the scheduled watch (every 2 s)', () => {
     await t?.stop();
   });
 
-  /** Waits until a whole run more has looked every domain up (and posted whatever it had). */
+  /** Runs finished so far: a run is counted once it has posted its digest (if it had one). */
+  async function runsSoFar(): Promise<number> {
+    const metric = await t.bot.metrics.registry.getSingleMetric('hostops_watch_runs_total')?.get();
+    return (metric?.values ?? []).reduce((sum, { value }) => sum + value, 0);
+  }
+
+  /** Waits until a whole run more — one that started after this call — has finished. */
   async function nextRun(): Promise<void> {
-    const seen = t.api.requestsFor('domainInfo').length;
-    await waitUntil(
-      () => t.api.requestsFor('domainInfo').length >= seen + 2 * world.size,
-      'two more runs',
-      10_000,
-    );
+    // The run under way now may have started earlier; the one after it certainly did not.
+    const target = (await runsSoFar()) + 2;
+    const deadline = Date.now() + 10_000;
+    while ((await runsSoFar()) < target) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for two more watch runs');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   it('one digest with the right thresholds, then nothing, then one alert for a flag; only the configured role pinged', async () => {
@@ -627,7 +635,6 @@ describe('the scheduled watch (every 2 s)', () => {
 
     // The next runs see nothing new and say nothing.
     await nextRun();
-    await settle(200);
     expect(digests(t)).toHaveLength(1);
 
     // A flag flips at the provider: one alert, once.
@@ -638,7 +645,6 @@ describe('the scheduled watch (every 2 s)', () => {
     expect(descriptionOf(second ?? {})).toBe('🚩 **in-60.example** is now transferred away (was with us)');
     expect(second?.allowed_mentions).toEqual({ parse: [], roles: [ONCALL_ROLE] });
     await nextRun();
-    await settle(200);
     expect(digests(t)).toHaveLength(2);
 
     // Every message in the watch channel came from the watch and pinged the on-call role only.

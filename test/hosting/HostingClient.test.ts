@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HostingApiError } from '../../src/hosting/HostingApiError.js';
 import {
@@ -341,12 +341,59 @@ describe('error kinds', () => {
     expect(error.snippet).toContain('[REDACTED]');
   });
 
-  it('timeout on a read', async () => {
+  it('timeout on a read: given up when the budget runs out, not retried past it', async () => {
     api.respond('serverLog', () => ({ hang: true }));
     const started = performance.now();
     const error = await failure(client({ timeoutMs: 300 }).getServerLog(1));
     expect(error.kind).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(error.message).toBe('no answer from the provider within 0.3 s');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(api.requestsFor('serverLog')).toHaveLength(1);
+  });
+
+  it('an answer larger than 1 MiB is cut off: bad_response, not retried', async () => {
+    api.enqueue('domainInfo', { body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }) });
+    const error = await failure(client().getDomainInfo('example.com'));
+    expect(error.kind).toBe('bad_response');
+    expect(error.message).toBe('provider answer too large');
+    expect(api.requestsFor('domainInfo')).toHaveLength(1);
+    // Just under the cap is read whole (and then judged by its shape).
+    api.enqueue('domainInfo', {
+      body: {
+        expirydate: '2027-01-31',
+        active: 'true',
+        expired: 'false',
+        transferredAway: 'false',
+        padding: 'x'.repeat(1024 * 1024 - 200),
+      },
+    });
+    expect((await client().getDomainInfo('example.com')).active).toBe(true);
+  });
+
+  it('a provider that accepts the TCP connection but never completes the handshake: the connect timeout, not the budget', async () => {
+    // https to a server that never speaks TLS: the connection is never established.
+    const silent = await silentServer();
+    try {
+      const budgetMs = 10_000;
+      const started = performance.now();
+      const post = await failure(
+        client({
+          baseUrl: `https://127.0.0.1:${silent.port}`,
+          timeoutMs: budgetMs,
+          connectTimeoutMs: 200,
+        }).bindPanelLicense({
+          license: 'L',
+          ip: '192.0.2.1',
+        }),
+      );
+      // Never connected, so never sent: `network`, not "outcome unknown".
+      expect(post.kind).toBe('network');
+      expect(post.message).toContain('UND_ERR_CONNECT_TIMEOUT');
+      expect(post.attempts).toBe(1);
+      expect(performance.now() - started).toBeLessThan(budgetMs / 2);
+    } finally {
+      silent.close();
+    }
   });
 
   it('network failure when nothing listens', async () => {
@@ -417,13 +464,36 @@ describe('request size', () => {
 describe('retry policy', () => {
   it('retries a GET after 503 with Retry-After and succeeds', async () => {
     api.enqueue('domainInfo', { status: 503, headers: { 'retry-after': '1' }, body: {} });
+    const budgetMs = 5_000;
     const started = performance.now();
-    const info = await client({ timeoutMs: 5_000 }).getDomainInfo('example.com');
+    const info = await client({ timeoutMs: budgetMs }).getDomainInfo('example.com');
     expect(info.active).toBe(true);
     expect(api.requestsFor('domainInfo')).toHaveLength(2);
     const [first, second] = api.requestsFor('domainInfo');
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(performance.now() - started).toBeLessThan(budgetMs);
+  });
+
+  it('honours Retry-After given as an HTTP date', async () => {
+    // An HTTP date has whole seconds: a second from now, rounded up, is 1–2 s away.
+    const at = new Date(Math.ceil((Date.now() + 1_000) / 1000) * 1000);
+    api.enqueue('domainInfo', { status: 503, headers: { 'retry-after': at.toUTCString() }, body: {} });
+    const info = await client({ timeoutMs: 8_000 }).getDomainInfo('example.com');
+    expect(info.active).toBe(true);
+    const [first, second] = api.requestsFor('domainInfo');
+    expect(api.requestsFor('domainInfo')).toHaveLength(2);
+    // Not before the date (the fake stamps arrivals on the same clock, give or take a millisecond).
+    expect(performance.timeOrigin + (second?.at ?? 0)).toBeGreaterThanOrEqual(at.getTime() - 5);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(900);
+  });
+
+  it.each([502, 503, 504, 429])('retries the idempotent PUT after %i', async (status) => {
+    api.enqueue('setReverseDns', { status, headers: { 'retry-after': '0' }, body: {} });
+    api.enqueue('setReverseDns', { status, headers: { 'retry-after': '0' }, body: {} });
+    await client().setReverseDns({ serverId: 1, ip: '192.0.2.1', hostname: 'h.example.com', validate: true });
+    const sent = api.requestsFor('setReverseDns');
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((r) => r.rawUrl)).size).toBe(1);
   });
 
   it('retries the idempotent PUT after a connection reset', async () => {
@@ -474,12 +544,46 @@ describe('retry policy', () => {
     expect(api.requestsFor('submitDnsRecords')).toHaveLength(1);
   });
 
-  it('a POST answered 503 or 429 is not retried', async () => {
-    api.enqueue('bindPanelLicense', { status: 503, headers: { 'retry-after': '0' }, body: {} });
+  it.each([
+    [503, 'upstream'],
+    [429, 'rate_limited'],
+  ])('a POST answered %i is not retried (%s)', async (status, kind) => {
+    api.respond('bindPanelLicense', () => ({ status, headers: { 'retry-after': '0' }, body: {} }));
     const error = await failure(client().bindPanelLicense({ license: 'L', ip: '192.0.2.1' }));
-    expect(error.kind).toBe('upstream');
+    expect(error.kind).toBe(kind);
+    expect(error.status).toBe(status);
+    expect(error.attempts).toBe(1);
     expect(api.requestsFor('bindPanelLicense')).toHaveLength(1);
   });
+
+  it.each([502, 504])(
+    'a POST answered %i by a gateway is "outcome unknown", sent exactly once',
+    async (status) => {
+      api.respond('createDomain', () => ({
+        status,
+        headers: { 'retry-after': '0' },
+        body: '<html>Bad Gateway</html>',
+      }));
+      const error = await failure(
+        client().createDomain({
+          domain: 'd.com',
+          ownerC: 'o',
+          adminC: 'a',
+          techC: 't',
+          zoneC: 'z',
+          ns1: 'n1',
+          ns2: 'n2',
+        }),
+      );
+      expect(error.kind).toBe('outcome_unknown');
+      expect(error.status).toBe(status);
+      expect(error.message).toBe(
+        `provider gateway answered ${status}; the change may or may not have been applied`,
+      );
+      expect(error.attempts).toBe(1);
+      expect(api.requestsFor('createDomain')).toHaveLength(1);
+    },
+  );
 });
 
 describe('connections', () => {
@@ -491,11 +595,25 @@ describe('connections', () => {
     expect(api.connectionCount - before).toBe(1);
   });
 
-  it('caps connections in flight', async () => {
-    api.latencyMs = 50;
-    const c = client({ maxConnections: 3 });
+  it('caps requests in flight at maxConnections, and uses them all', async () => {
+    const inFlight = { now: 0, max: 0 };
+    api.respond('domainInfo', async () => {
+      inFlight.now++;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      // Held until all three connections are busy (or long enough to show they never will be).
+      const deadline = performance.now() + 2_000;
+      while (inFlight.now < 3 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight.now--;
+      return {
+        body: { expirydate: '2027-01-31', active: 'true', expired: 'false', transferredAway: 'false' },
+      };
+    });
+    const c = client({ maxConnections: 3, timeoutMs: 10_000 });
     await Promise.all(Array.from({ length: 12 }, (_, i) => c.getDomainInfo(`d${i}.example`)));
-    expect(new Set(api.requests.map((r) => r.socketId)).size).toBeLessThanOrEqual(3);
+    expect(api.requestsFor('domainInfo')).toHaveLength(12);
+    expect(inFlight.max).toBe(3);
+    expect(new Set(api.requests.map((r) => r.socketId)).size).toBe(3);
   });
 });
 
@@ -551,6 +669,24 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 });
+
+/** A TCP server that accepts connections and never says a word (nor completes a TLS handshake). */
+async function silentServer(): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

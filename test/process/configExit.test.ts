@@ -4,15 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { sourceEntryArgs } from '../support/runSource.js';
+import { builtEntryArgs } from '../support/built.js';
 
 const run = promisify(execFile);
 
-async function start(env: Record<string, string>) {
+async function start(env: Record<string, string>, dotEnv?: string) {
   // An empty working directory, so no developer .env leaks into the test.
   const cwd = mkdtempSync(join(tmpdir(), 'hostops-config-'));
+  if (dotEnv !== undefined) writeFileSync(join(cwd, '.env'), dotEnv);
   try {
-    await run(process.execPath, sourceEntryArgs('src/index.ts'), {
+    await run(process.execPath, builtEntryArgs('src/index.ts'), {
       cwd,
       env: { PATH: process.env.PATH ?? '', ...env },
       timeout: 15_000,
@@ -23,7 +24,7 @@ async function start(env: Record<string, string>) {
   }
 }
 
-describe('invalid configuration at start-up', () => {
+describe.concurrent('invalid configuration at start-up', () => {
   it('exits non-zero, one line per problem naming the variable, no stack trace, no secret', async () => {
     const result = await start({
       HOSTING_API_URL: 'ftp://files.example.com',
@@ -46,9 +47,31 @@ describe('invalid configuration at start-up', () => {
     expect(result.stderr).toContain('HOSTING_API_TOKEN: is required');
     expect(result.stderr).toContain('DISCORD_TOKEN: is required');
   });
+
+  it('reads .env from the working directory, the environment winning over it', async () => {
+    const dotEnv = [
+      '# as an operator writes it',
+      'DISCORD_TOKEN=dotenv-secret-discord-token',
+      'DISCORD_GUILD_ID=100000000000000000',
+      'HOSTING_API_TOKEN=dotenv-secret-hosting-token',
+      // Overridden by the environment below: must not be the problem reported.
+      'HOSTING_API_URL=ftp://from-dotenv.example.com',
+      // Only here: must be the problem reported.
+      'HOSTING_API_TIMEOUT_MS=fast',
+      // Empty counts as unset.
+      'LOG_LEVEL=',
+      '',
+    ].join('\n');
+    const result = await start({ HOSTING_API_URL: 'http://127.0.0.1:9/api' }, dotEnv);
+    expect(result.code, result.stderr).toBe(78);
+    const problems = result.stderr.split('\n').filter((line) => /^\s+[A-Z_]+: /.test(line));
+    expect(problems.map((line) => line.trim())).toEqual(['HOSTING_API_TIMEOUT_MS: must be a whole number']);
+    const output = result.stderr + result.stdout;
+    expect(output).not.toContain('dotenv-secret');
+  });
 });
 
-describe('a store that cannot be opened', () => {
+describe.concurrent('a store that cannot be opened', () => {
   const valid = {
     HOSTING_API_URL: 'http://127.0.0.1:9/api',
     HOSTING_API_TOKEN: 'super-secret-token-value',

@@ -1,4 +1,4 @@
-// `npm run migrate-store`, the real script run from source: copies, says so in one log line, and never
+// `npm run migrate-store`, the real script as it runs it (built, under node): copies, says so in one log line, and never
 // prints the target's password.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { sourceEntryArgs } from '../support/runSource.js';
+import { builtEntryArgs } from '../support/built.js';
 import { createDatabase } from '../support/startPostgres.js';
 
 const execFileAsync = promisify(execFile);
@@ -26,7 +26,7 @@ async function migrate(args: string[], env: Record<string, string> = {}): Promis
   try {
     const { stdout, stderr } = await execFileAsync(
       process.execPath,
-      [...sourceEntryArgs('src/migrate-store.ts'), ...args],
+      [...builtEntryArgs('src/migrate-store.ts'), ...args],
       { cwd, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 15_000 },
     );
     return { code: 0, stdout, stderr };
@@ -58,6 +58,7 @@ describe('npm run migrate-store', () => {
         preview: { title: 'Set reverse DNS' },
         requestedById: '100000000000000001',
         requestedByName: 'alice',
+        locale: 'en',
         guildId: '300000000000000001',
         channelId: '400000000000000001',
         state,

@@ -33,6 +33,7 @@ function change(overrides: Partial<NewChange> = {}): NewChange {
     preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
     requestedById: '100000000000000001',
     requestedByName: 'alice',
+    locale: 'en',
     guildId: '300000000000000001',
     channelId: '400000000000000001',
     state: 'pending',
@@ -97,7 +98,11 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       await again.close();
     }
     expect(logs.entries().map((entry) => [entry.msg, entry.engine, entry.migrations])).toEqual([
-      ['store opened', engine, ['0001_initial', '0002_replicas_and_approval', '0003_watch']],
+      [
+        'store opened',
+        engine,
+        ['0001_initial', '0002_replicas_and_approval', '0003_watch', '0004_change_locale'],
+      ],
       ['store opened', engine, []],
       ['store opened', engine, []],
     ]);
@@ -202,6 +207,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
         parameters: { domain: 'example.com' },
         expiresAt: at(5 * MINUTE),
         requestedByName: 'alice',
+        locale: 'en',
       });
       // Without `now`, updatedAt is the current time.
       expect(read?.updatedAt.getTime()).toBeGreaterThanOrEqual(before);

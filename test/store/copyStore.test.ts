@@ -49,6 +49,7 @@ function change(overrides: Partial<NewChange> = {}): NewChange {
     preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
     requestedById: '100000000000000001',
     requestedByName: 'alice',
+    locale: 'en',
     guildId: '300000000000000001',
     channelId: '400000000000000001',
     state: 'pending',

@@ -78,6 +78,17 @@ export interface FakeDiscordOptions {
    * replicas).
    */
   sessions?: 'latest' | 'all' | 'alternate';
+  /**
+   * Discord's deadline for the first answer to an interaction: a callback arriving later than this after
+   * the interaction was delivered is refused with 404 10062 Unknown interaction, as Discord does.
+   * Default 3000; `false` turns it off.
+   */
+  callbackDeadlineMs?: number | false;
+  /**
+   * How long an interaction token works for edits and follow-ups (`/webhooks/…/<token>…`): later requests
+   * get 401 50027 Invalid Webhook Token, as from Discord. Default 15 minutes; `false` turns it off.
+   */
+  tokenLifetimeMs?: number | false;
 }
 
 export interface RecordedRequest {
@@ -92,6 +103,13 @@ export interface RecordedRequest {
   at: number;
   /** Files of a multipart body. */
   files?: { field: string; name: string; size: number; contentType: string; text: string }[];
+  /**
+   * The message this request created or edited (a reply, an update, a follow-up, an edit of @original,
+   * a channel message), and whether it is ephemeral: who can see what the request carried.
+   */
+  message?: { id: string; ephemeral: boolean };
+  /** The status the fake answered with (set once the request has been routed). */
+  status?: number;
 }
 
 export interface InteractionOptions {
@@ -114,6 +132,8 @@ export interface InteractionOptions {
   userInstall?: boolean;
   /** ATTACHMENT (11) options: files the member attached, resolved as Discord resolves them. */
   attachments?: Record<string, FakeAttachment>;
+  /** The invoker's client language (Discord's `locale`); en-US unless given. */
+  locale?: string;
 }
 
 /** An uploaded file as Discord describes it; the bot downloads it from `url` (serve it yourself). */
@@ -141,6 +161,8 @@ export interface ComponentOptions {
   roles?: string[];
   guildId?: string | null;
   channelId?: string;
+  /** The clicker's client language; en-US unless given. */
+  locale?: string;
 }
 
 export interface ModalSubmitOptions {
@@ -150,6 +172,7 @@ export interface ModalSubmitOptions {
   roles?: string[];
   guildId?: string | null;
   channelId?: string;
+  locale?: string;
 }
 
 interface RestResult {
@@ -168,6 +191,8 @@ interface InteractionState {
   commandName?: string;
   componentMessageId?: string;
   acknowledged: boolean;
+  /** performance.now() when INTERACTION_CREATE first went out to a session (deadlines count from here). */
+  deliveredAt?: number;
   responseType?: InteractionResponseType;
   originalMessageId?: string;
   followups: Set<string>;
@@ -286,6 +311,8 @@ export class FakeDiscord {
   readonly #routes: Route[] = [];
   readonly #heartbeatIntervalMs: number;
   readonly #callbackDelayMs: number;
+  readonly #callbackDeadlineMs: number | false;
+  readonly #tokenLifetimeMs: number | false;
   readonly #stopController = new AbortController();
   #port = 0;
   #stopped = false;
@@ -318,6 +345,10 @@ export class FakeDiscord {
   #nextIdentifyFailure: { code: number; reason: string } | undefined;
   #nextCallbackFailure: RestResult | undefined;
   #restDelayMs = 0;
+  /** While set, RESUME and IDENTIFY wait here instead of being answered (see holdSessions). */
+  #heldSessionStarts: (() => void)[] | undefined;
+  /** The request being routed: message handlers note on it which message they created or edited. */
+  #routing: RecordedRequest | undefined;
   readonly #readyWaiters = new Set<() => void>();
   readonly #requestWaiters = new Set<(r: RecordedRequest) => void>();
   readonly #pendingRejections = new Set<(error: Error) => void>();
@@ -329,6 +360,8 @@ export class FakeDiscord {
     this.botUserId = this.applicationId;
     this.#heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.#callbackDelayMs = options.interactionCallbackDelayMs ?? 0;
+    this.#callbackDeadlineMs = options.callbackDeadlineMs ?? 3_000;
+    this.#tokenLifetimeMs = options.tokenLifetimeMs ?? 15 * 60_000;
     this.#delivery = options.sessions ?? 'latest';
 
     this.#botUser = this.#addUser(makeUser(this.botUserId, 'HostOps', true));
@@ -605,6 +638,25 @@ export class FakeDiscord {
     this.#heartbeatAcks = enabled;
   }
 
+  /**
+   * Holds every RESUME and IDENTIFY that arrives from now on, unanswered, until the returned function
+   * is called: a client that lost its connection stays without a session for exactly as long as a test
+   * needs (e.g. to see /healthz report it), instead of racing the resume over loopback.
+   */
+  holdSessions(): () => void {
+    const held: (() => void)[] = [];
+    this.#heldSessionStarts = held;
+    return () => {
+      if (this.#heldSessionStarts === held) this.#heldSessionStarts = undefined;
+      for (const start of held.splice(0)) start();
+    };
+  }
+
+  /** RESUME/IDENTIFY payloads that arrived while sessions were held and wait for the release. */
+  get heldSessionCount(): number {
+    return this.#heldSessionStarts?.length ?? 0;
+  }
+
   /** The next IDENTIFY is answered by closing the socket with this code (e.g. 4004, 4014). */
   failNextIdentify(code: number, reason = 'Rejected by FakeDiscord.failNextIdentify'): void {
     this.#nextIdentifyFailure = { code, reason };
@@ -775,6 +827,7 @@ export class FakeDiscord {
     permissions?: string;
     guildId?: string | null;
     channelId?: string;
+    locale?: string;
   }): {
     envelope: Omit<InteractionEnvelope, 'id' | 'token'>;
     state: Pick<InteractionState, 'channelId' | 'user' | 'guildId'>;
@@ -788,6 +841,7 @@ export class FakeDiscord {
           appPermissions: (BigInt(EVERYONE_PERMISSIONS) | BigInt(BOT_ROLE_PERMISSIONS)).toString(),
           user,
           channel,
+          ...(opts.locale === undefined ? {} : { locale: opts.locale }),
         },
         state: { channelId: channel.id, user, guildId: null },
       };
@@ -813,6 +867,7 @@ export class FakeDiscord {
         appPermissions: computePermissions(guild, [guild.botRoleId], this.botUserId),
         guild: { id: guild.id, member: interactionMember },
         channel,
+        ...(opts.locale === undefined ? {} : { locale: opts.locale }),
       },
       state: { channelId: channel.id, user, guildId: guild.id },
     };
@@ -907,6 +962,8 @@ export class FakeDiscord {
     if (t === GatewayDispatchEvents.InteractionCreate) {
       const id = String(asRecord(d)?.id);
       this.#deliveries.set(id, [...(this.#deliveries.get(id) ?? []), session.id]);
+      const interaction = this.#interactions.get(id);
+      if (interaction !== undefined) interaction.deliveredAt ??= performance.now();
     }
     session.seq += 1;
     session.history.push({ s: session.seq, t, d });
@@ -994,10 +1051,10 @@ export class FakeDiscord {
         if (this.#heartbeatAcks) this.#send(c, { op: GatewayOpcodes.HeartbeatAck, d: null });
         return;
       case GatewayOpcodes.Identify:
-        this.#onIdentify(c, asRecord(payload.d) ?? {});
+        this.#startSession(() => this.#onIdentify(c, asRecord(payload.d) ?? {}));
         return;
       case GatewayOpcodes.Resume:
-        this.#onResume(c, asRecord(payload.d) ?? {});
+        this.#startSession(() => this.#onResume(c, asRecord(payload.d) ?? {}));
         return;
       case GatewayOpcodes.RequestGuildMembers:
         this.#onRequestGuildMembers(c, asRecord(payload.d) ?? {});
@@ -1010,7 +1067,13 @@ export class FakeDiscord {
     }
   }
 
+  #startSession(start: () => void): void {
+    if (this.#heldSessionStarts) this.#heldSessionStarts.push(start);
+    else start();
+  }
+
   #onIdentify(c: GatewayConnection, d: Record<string, unknown>): void {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
     if (c.identified) {
       c.ws.close(4005, 'Already authenticated.');
       return;
@@ -1051,6 +1114,7 @@ export class FakeDiscord {
   }
 
   #onResume(c: GatewayConnection, d: Record<string, unknown>): void {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
     if (d.token !== this.token) {
       c.ws.close(4004, 'Authentication failed.');
       return;
@@ -1153,9 +1217,9 @@ export class FakeDiscord {
       ...(parsed.files === undefined ? {} : { files: parsed.files }),
     };
     this.requests.push(record);
-    for (const listener of [...this.#requestWaiters]) listener(record);
 
     let result: RestResult;
+    this.#routing = record;
     try {
       result = parsed.invalid
         ? apiError(400, 50109, 'The request body contains invalid JSON.')
@@ -1163,7 +1227,11 @@ export class FakeDiscord {
     } catch (error) {
       console.error('FakeDiscord: handler crashed for', record.method, record.path, error);
       result = apiError(500, 0, '500: Internal Server Error');
+    } finally {
+      this.#routing = undefined;
     }
+    record.status = result.status;
+    for (const listener of [...this.#requestWaiters]) listener(record);
 
     const delayMs = this.#restDelayMs + (path.startsWith('/interactions/') ? this.#callbackDelayMs : 0);
     if (delayMs > 0) {
@@ -1467,7 +1535,16 @@ export class FakeDiscord {
     this.#messages.set(message.id, message);
     const channel = this.#findChannel(channelId);
     if (channel !== undefined) channel.last_message_id = message.id;
+    this.#noteMessage(message);
     return message;
+  }
+
+  #noteMessage(message: APIMessage): void {
+    if (this.#routing === undefined) return;
+    this.#routing.message = {
+      id: message.id,
+      ephemeral: ((message.flags ?? 0) & MessageFlags.Ephemeral) !== 0,
+    };
   }
 
   #editMessage(message: APIMessage, r: RecordedRequest, prefix: string[] = []): RestResult {
@@ -1475,6 +1552,7 @@ export class FakeDiscord {
     const invalid = this.#validate(body, false, r, prefix);
     if (invalid !== undefined) return invalid;
     applyMessageEdit(message, body, MessageFlags.Loading);
+    this.#noteMessage(message);
     return json(200, message);
   }
 
@@ -1482,6 +1560,14 @@ export class FakeDiscord {
     const i = this.#interactions.get(p.id ?? '');
     if (i === undefined) return apiError(404, 10062, 'Unknown interaction');
     if (i.token !== p.token) return apiError(401, 50027, 'Invalid Webhook Token');
+    // Discord forgets an interaction nobody answered within 3 seconds.
+    if (
+      this.#callbackDeadlineMs !== false &&
+      !i.acknowledged &&
+      r.at - (i.deliveredAt ?? r.at) > this.#callbackDeadlineMs
+    ) {
+      return apiError(404, 10062, 'Unknown interaction');
+    }
     const failure = this.#nextCallbackFailure;
     if (failure !== undefined) {
       this.#nextCallbackFailure = undefined;
@@ -1544,6 +1630,7 @@ export class FakeDiscord {
         const invalid = this.#validate(data, false, r, ['data']);
         if (invalid !== undefined) return invalid;
         applyMessageEdit(componentMessage, data, MessageFlags.Loading);
+        this.#noteMessage(componentMessage);
         i.originalMessageId = componentMessage.id;
         resourceMessage = componentMessage;
         break;
@@ -1590,9 +1677,15 @@ export class FakeDiscord {
     return i?.acknowledged === true ? i : undefined;
   }
 
+  /** The interaction token has outlived its 15 minutes: Discord answers 401 50027. */
+  #tokenExpired(i: InteractionState, r: RecordedRequest): boolean {
+    return this.#tokenLifetimeMs !== false && r.at - (i.deliveredAt ?? r.at) > this.#tokenLifetimeMs;
+  }
+
   #onFollowup(r: RecordedRequest, p: Record<string, string>): RestResult {
     const i = this.#webhookInteraction(p);
     if (i === undefined) return unknownWebhook();
+    if (this.#tokenExpired(i, r)) return apiError(401, 50027, 'Invalid Webhook Token');
     const body = asRecord(r.body) ?? {};
     const original = i.originalMessageId === undefined ? undefined : this.#messages.get(i.originalMessageId);
     // After a deferred reply, Discord turns the first follow-up into the "thinking…" message itself.
@@ -1613,6 +1706,7 @@ export class FakeDiscord {
   #onWebhookMessage(r: RecordedRequest, p: Record<string, string>): RestResult {
     const i = this.#webhookInteraction(p);
     if (i === undefined) return unknownWebhook();
+    if (this.#tokenExpired(i, r)) return apiError(401, 50027, 'Invalid Webhook Token');
     const id = p.message === '@original' ? i.originalMessageId : p.message;
     const message = id === undefined ? undefined : this.#messages.get(id);
     if (message === undefined || (id !== i.originalMessageId && !i.followups.has(message.id))) {

@@ -142,7 +142,10 @@ export async function ephemeralReply(t: TestBot, i: DispatchedInteraction): Prom
   return textOf(cb.data);
 }
 
-/** For a read command: a public deferral, then the answer as an edit of @original. */
+/**
+ * For a read command: a deferral, then the answer as an edit of @original. Says nothing about who sees
+ * it (/audit defers ephemerally); `publicAnswer` checks that everyone does.
+ */
 export async function deferredAnswer(
   t: TestBot,
   i: DispatchedInteraction,
@@ -154,6 +157,23 @@ export async function deferredAnswer(
   expect(edit.method).toBe('PATCH');
   expect(edit.path).toBe(`/webhooks/${t.discord.applicationId}/${i.token}/messages/@original`);
   return { ack, edit, body: rec(edit.body) };
+}
+
+/**
+ * A read command's answer, posted for the whole channel: the deferral carries no ephemeral flag, and the
+ * message Discord shows (and the edit fills in) is not ephemeral. Errors of reads are public too.
+ */
+export async function publicAnswer(
+  t: TestBot,
+  i: DispatchedInteraction,
+  timeoutMs?: number,
+): Promise<{ ack: RecordedRequest; edit: RecordedRequest; body: Json }> {
+  const answer = await deferredAnswer(t, i, timeoutMs);
+  expect(dig(answer.ack.body, 'data', 'flags') ?? 0, 'the deferral of a read must not be ephemeral').toBe(0);
+  expect(answer.ack.message?.ephemeral, 'the deferred message').toBe(false);
+  expect(answer.edit.message?.ephemeral, 'the answer').toBe(false);
+  expect(isEphemeral(answer.body)).toBe(false);
+  return answer;
 }
 
 export interface Prompt {
@@ -223,6 +243,8 @@ export function press(
 
 export interface Confirmed {
   click: DispatchedInteraction;
+  /** The follow-up request that posted the public record (its `message` names the message). */
+  followUp: RecordedRequest;
   /** The type 7 update of the prompt ("Sending…"). */
   update: Json;
   /** The edit of the (ephemeral) prompt with the outcome, seen only by the invoker. */
@@ -244,12 +266,39 @@ export async function confirmAndWait(t: TestBot, prompt: Prompt): Promise<Confir
   const follow = await t.nth(click, 2);
   expect(follow.method).toBe('POST');
   expect(follow.path).toBe(`/webhooks/${t.discord.applicationId}/${click.token}`);
-  return { click, update: cb.data, privateEdit: rec(edit.body), publicRecord: rec(follow.body) };
+  return {
+    click,
+    followUp: follow,
+    update: cb.data,
+    privateEdit: rec(edit.body),
+    publicRecord: rec(follow.body),
+  };
 }
 
-/** Gives the bot a moment to do anything it should not (call the API, send another message). */
+/**
+ * A fixed pause. Prefer `idle`: waiting a while proves nothing on a loaded machine, where a late API
+ * call can slip past the pause, or into the next test.
+ */
 export function settle(ms = 150): Promise<void> {
   return sleep(ms);
+}
+
+/**
+ * Everything the bot started has finished: its interactions (through their last answer and audit
+ * entry), timers that fired and read-backs. Call it after the answer to an interaction has arrived (so
+ * the bot has certainly started on it); after it, whatever the bot was going to do has been done, so
+ * "no API call" and "nothing more sent" can be checked without waiting a while.
+ */
+export function idle(t: TestBot, timeoutMs = 10_000): Promise<void> {
+  return waitUntil(() => t.bot.router.inFlight === 0, 'the bot to finish its work', timeoutMs);
+}
+
+/** Every message body the bot sent where everyone in the channel sees it (not ephemeral). */
+export function publicBodies(t: TestBot): Json[] {
+  return t.discord.requests
+    .filter((r) => r.message !== undefined && !r.message.ephemeral)
+    .map(messageBody)
+    .filter((b): b is Json => b !== undefined);
 }
 
 export async function waitUntil(

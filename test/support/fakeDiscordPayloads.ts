@@ -465,6 +465,8 @@ export interface InteractionEnvelope {
   channel: TextChannel | APIDMChannel;
   /** Invoked through a user install of the app (in a guild that has not installed it) instead of a guild install. */
   userInstall?: boolean;
+  /** The invoker's client language; en-US unless given. */
+  locale?: string;
 }
 
 /** The fields every interaction type shares, with the guild/DM split Discord applies. */
@@ -475,7 +477,7 @@ function envelope(e: InteractionEnvelope) {
     application_id: e.applicationId,
     version: 1 as const,
     app_permissions: e.appPermissions,
-    locale: Locale.EnglishUS,
+    locale: (e.locale ?? Locale.EnglishUS) as Locale,
     entitlements: [],
     attachment_size_limit: 10_485_760,
     channel: e.channel,

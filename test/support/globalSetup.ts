@@ -1,4 +1,6 @@
 // One PostgreSQL server for the whole vitest run (start-up takes about a second); see startPostgres.ts.
+// And an id for the run, so the build the process tests run (built.ts) is made once per run.
+import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './startPostgres.js';
 
@@ -6,10 +8,13 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Superuser URL of the run's PostgreSQL server; pass it to `createDatabase`. */
     postgresUrl: string;
+    /** Unique per vitest run. */
+    testRunId: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  project.provide('testRunId', randomUUID());
   const postgres = await startPostgres();
   try {
     project.provide('postgresUrl', postgres.url);

@@ -1,13 +1,14 @@
-// Runs the real HostOps process (src/index.ts, from source via tsx) against a FakeDiscord and a
-// FakeHostingApi owned by the test, and reads back what it logs, serves on /healthz and /metrics, and how
+// Runs the real HostOps process — the build of src/index.ts under plain node, as `npm start` and the
+// container run it (see built.ts) — against a FakeDiscord and a FakeHostingApi owned by the test, and reads back what it logs, serves on /healthz and /metrics, and how
 // it exits. Every child is killed (SIGKILL) by `killSpawned()`, which test files call in afterEach/afterAll.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { builtEntryArgs } from './built.js';
 import {
   type DispatchedInteraction,
   FakeDiscord,
@@ -91,8 +92,10 @@ export interface SpawnOptions {
   api: FakeHostingApi;
   /** Added to (and overriding) the default environment. */
   env?: Record<string, string>;
-  /** Defaults to the product's entry point. */
+  /** A TypeScript fixture run from source through tsx instead of the built product (src/index.ts). */
   entry?: string;
+  /** Files to put in the (otherwise empty) working directory first, e.g. `{ '.env': '…' }`. */
+  files?: Record<string, string>;
 }
 
 const children = new Set<ChildProcess>();
@@ -160,7 +163,9 @@ export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
   // An empty working directory, so no developer .env is loaded.
   const cwd = mkdtempSync(join(tmpdir(), 'hostops-process-'));
   tempDirs.add(cwd);
-  const child = spawn(process.execPath, sourceEntryArgs(options.entry ?? 'src/index.ts'), {
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(cwd, name), text);
+  const args = options.entry ? sourceEntryArgs(options.entry) : builtEntryArgs('src/index.ts');
+  const child = spawn(process.execPath, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

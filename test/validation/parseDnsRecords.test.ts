@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DNS_RECORD_TYPES, type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
 import { parseDnsRecords } from '../../src/validation/parseDnsRecords.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, en, expectInvalid } from './expectInvalid.js';
 
 const one = (line: string): DnsRecord => {
   const records = parseDnsRecords(line);
@@ -51,7 +51,7 @@ describe('parseDnsRecords, zone style', () => {
       () => parseDnsRecords('www 3600 PTR host.example.com.'),
       /^line 1: unknown record type "PTR"; use one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA$/,
     );
-    expect(error.expected).toContain('www 3600 A 203.0.113.7');
+    expect(en.render(error.expected)).toContain('www 3600 A 203.0.113.7');
     expectInvalid(() => parseDnsRecords('www'), 'line 1: record type missing');
     expectInvalid(() => parseDnsRecords('www 3600'), 'line 1: record type missing');
   });
@@ -140,7 +140,7 @@ describe('parseDnsRecords, zone style', () => {
         () => parseDnsRecords('www A 203.0.113.7\n\nwww 30 A 203.0.113.7'),
         'line 3: TTL 30 out of range (60–86400)',
       );
-      expect(error.expected).toBe('a line such as `www 3600 A 203.0.113.7`');
+      expect(en.render(error.expected)).toBe('a line such as `www 3600 A 203.0.113.7`');
       expectInvalid(
         () => parseDnsRecords('www 86401 A 203.0.113.7'),
         'line 1: TTL 86401 out of range (60–86400)',
@@ -168,7 +168,7 @@ describe('parseDnsRecords, zone style', () => {
         () => parseDnsRecords('www AAAA 203.0.113.7'),
         'line 1: "203.0.113.7" is not an IPv6 address',
       );
-      expect(error.expected).toBe('a line such as `www 3600 AAAA 2001:db8::7`');
+      expect(en.render(error.expected)).toBe('a line such as `www 3600 AAAA 2001:db8::7`');
       expectInvalid(() => parseDnsRecords('www AAAA fe80::1%eth0'), /is not an IPv6 address/);
     });
   });
@@ -207,7 +207,7 @@ describe('parseDnsRecords, zone style', () => {
         () => parseDnsRecords('@ MX mail.example.com.'),
         'line 1: MX needs a priority (0–65535) before the target',
       );
-      expect(error.expected).toBe('a line such as `@ 3600 MX 10 mail.example.com.`');
+      expect(en.render(error.expected)).toBe('a line such as `@ 3600 MX 10 mail.example.com.`');
       expectInvalid(
         () => parseDnsRecords('@ MX 65536 mail.example.com.'),
         'line 1: priority 65536 out of range (0–65535)',
@@ -399,7 +399,7 @@ describe('parseDnsRecords, JSON', () => {
         ),
       'index 1: MX needs a priority (0–65535)',
     );
-    expect(error.expected).toBe(
+    expect(en.render(error.expected)).toBe(
       'a record such as {"name":"@","type":"MX","content":"mail.example.com.","ttl":3600,"prio":10}',
     );
     expectInvalid(
@@ -477,7 +477,7 @@ describe('parseDnsRecords, JSON', () => {
 
   it('rejects invalid JSON, non-arrays and wrong counts', () => {
     const error = expectInvalid(() => parseDnsRecords('[{"name": "www",'), /^not valid JSON: /);
-    expect(error.expected).toContain('a JSON array of');
+    expect(en.render(error.expected)).toContain('a JSON array of');
     expect(error.message.length).toBeLessThan(130);
     expectInvalid(() => parseDnsRecords(`[${'x'.repeat(10_000)}]`), /^not valid JSON: .{0,101}$/);
     expectInvalid(() => parseDnsRecords('[]'), 'no records given');
@@ -520,5 +520,58 @@ describe('encodeDnsRecords', () => {
 
   it('encodes an empty list', () => {
     expect(encodeDnsRecords([])).toBe('[]');
+  });
+});
+
+describe('DNS record problems in German', () => {
+  const german = (input: string, english: string | RegExp) => {
+    const error = expectInvalid(() => parseDnsRecords(input), english);
+    return { problem: de.render(error.problem), expected: de.render(error.expected) };
+  };
+
+  it('names the line or the index, and keeps examples as code', () => {
+    expect(
+      german('www A 203.0.113.7\n\nwww 30 A 203.0.113.7', 'line 3: TTL 30 out of range (60–86400)'),
+    ).toEqual({
+      problem: 'Zeile 3: TTL 30 außerhalb des erlaubten Bereichs (60–86400)',
+      expected: 'eine Zeile wie `www 3600 A 203.0.113.7`',
+    });
+    expect(
+      german(
+        '[{"name":"@","type":"MX","content":"mx.example.com"}]',
+        'index 0: MX needs a priority (0–65535)',
+      ),
+    ).toEqual({
+      problem: 'Index 0: MX braucht eine Priorität (0–65535)',
+      expected: 'ein Eintrag wie {"name":"@","type":"MX","content":"mail.example.com.","ttl":3600,"prio":10}',
+    });
+    expect(german('', 'no records given')).toEqual({
+      problem: 'keine Einträge angegeben',
+      expected: 'ein Eintrag pro Zeile als `name [ttl] TYPE [prio] content`, etwa `www 3600 A 203.0.113.7`',
+    });
+    expect(german('{"name":"www"}', /^JSON records must be in an array/).expected).toBe(
+      'ein JSON-Array aus {name, type, content, ttl?, prio?}-Objekten wie [{"name":"www","type":"A","content":"203.0.113.7","ttl":3600}]',
+    );
+  });
+
+  it('translates field names and nested problems', () => {
+    expect(german('@ MX x mail.example.com.', /^line 1: MX needs a priority/).problem).toBe(
+      'Zeile 1: MX braucht vor dem Ziel eine Priorität (0–65535)',
+    );
+    expect(german('_sip._tcp SRV 10 5 70000 sip.example.com.', /port 70000 out of range/).problem).toBe(
+      'Zeile 1: Port 70000 außerhalb des erlaubten Bereichs (0–65535)',
+    );
+    expect(german('@ MX 10 exa_mple.com', /^line 1: target: /).problem).toBe(
+      'Zeile 1: Ziel: Label "exa_mple" enthält "_"',
+    );
+    expect(
+      german('[{"name":"@","type":"TXT","content":"a\\u202eb"}]', /^index 0: content contains/).problem,
+    ).toBe('Index 0: Inhalt enthält U+202E (Rechts-nach-links-Überschreibung)');
+    expect(german('@ CAA 0 issue letsencrypt org', /must be one "quoted" string/).problem).toBe(
+      'Zeile 1: CAA-Wert "letsencrypt org" muss ein einzelner String in "Anführungszeichen" sein',
+    );
+    expect(german('www PTR host.example.com.', /unknown record type/).problem).toBe(
+      'Zeile 1: unbekannter Eintragstyp "PTR"; nimm einen von A, AAAA, CNAME, MX, TXT, NS, SRV, CAA',
+    );
   });
 });

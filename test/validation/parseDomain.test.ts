@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDomain } from '../../src/validation/parseDomain.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, en, expectInvalid } from './expectInvalid.js';
 
 describe('parseDomain', () => {
   it('trims, lowercases and drops one trailing dot', () => {
@@ -68,7 +68,7 @@ describe('parseDomain', () => {
 
   it('rejects characters other than letters, digits and hyphens', () => {
     const error = expectInvalid(() => parseDomain('exa_mple.com'), 'label "exa_mple" contains "_"');
-    expect(error.expected).toBe('a domain name such as example.com or bücher.de');
+    expect(en.render(error.expected)).toBe('a domain name such as example.com or bücher.de');
     expectInvalid(() => parseDomain('a=b.com'), 'label "a=b" contains "="');
     expectInvalid(() => parseDomain('a+b.com'), 'label "a+b" contains "+"');
     expectInvalid(() => parseDomain('*.example.com'), 'label "*" contains "*"');
@@ -147,5 +147,45 @@ describe('parseDomain', () => {
     expect(error.message.length).toBeLessThan(120);
     const spaced = expectInvalid(() => parseDomain(`${'x'.repeat(500)} .com`), /contains a space/);
     expect(spaced.message.length).toBeLessThan(120);
+  });
+});
+
+describe('parseDomain in German', () => {
+  it('says what is wrong and what is expected in German, quoting the input as typed', () => {
+    const error = expectInvalid(() => parseDomain('exa_mple.com'), 'label "exa_mple" contains "_"');
+    expect(de.render(error.problem)).toBe('Label "exa_mple" enthält "_"');
+    expect(de.render(error.expected)).toBe('ein Domainname wie example.com oder bücher.de');
+    expect(de.render(expectInvalid(() => parseDomain(''), 'no domain name given').problem)).toBe(
+      'kein Domainname angegeben',
+    );
+    expect(de.render(expectInvalid(() => parseDomain('exa mple.com'), /contains a space$/).problem)).toBe(
+      '"exa mple.com" enthält ein Leerzeichen',
+    );
+    expect(de.render(expectInvalid(() => parseDomain('localhost'), /has no top-level domain$/).problem)).toBe(
+      '"localhost" hat keine Top-Level-Domain',
+    );
+  });
+
+  it('gives the URL hints in German', () => {
+    const error = expectInvalid(
+      () => parseDomain('https://example.com/x'),
+      /contains ":"; leave out the port/,
+    );
+    expect(de.render(error.problem)).toBe('"https://example.com/x" enthält ":"; lass Port und Schema weg');
+    const mail = expectInvalid(() => parseDomain('admin@example.com'), /not an e-mail address$/);
+    expect(de.render(mail.problem)).toBe(
+      '"admin@example.com" enthält "@"; gib nur den Domainnamen an, keine E-Mail-Adresse',
+    );
+  });
+
+  it('keeps lengths as plain digits', () => {
+    const name254 = `${'a.'.repeat(126)}ab`;
+    const error = expectInvalid(() => parseDomain(name254), /is 254 characters long, at most 253$/);
+    expect(de.render(error.problem)).toMatch(/ ist 254 Zeichen lang, höchstens 253$/);
+    const long = expectInvalid(
+      () => parseDomain(`${'x'.repeat(1000)}.com`),
+      /too long \(at most 253 characters\)$/,
+    );
+    expect(de.render(long.problem)).toMatch(/ ist zu lang \(höchstens 253 Zeichen\)$/);
   });
 });

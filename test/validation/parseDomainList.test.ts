@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDomainList } from '../../src/validation/parseDomainList.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, en, expectInvalid } from './expectInvalid.js';
 
 describe('parseDomainList', () => {
   it('splits on spaces, commas, semicolons and new lines', () => {
@@ -75,5 +75,28 @@ describe('parseDomainList', () => {
   it('counts invalid entries towards the limit', () => {
     const junk = Array.from({ length: 1000 }, (_, index) => `bad_${index}.com`).join(' ');
     expectInvalid(() => parseDomainList(junk), '1000 domains given, at most 50');
+  });
+});
+
+describe('parseDomainList in German', () => {
+  it('says the limit and what is expected in German', () => {
+    const names = Array.from({ length: 1000 }, (_, index) => `d${index}.com`).join(' ');
+    const error = expectInvalid(() => parseDomainList(names), '1000 domains given, at most 50');
+    expect(de.render(error.problem)).toBe('1000 Domains angegeben, höchstens 50');
+    expect(en.render(error.expected)).toBe(
+      'domain names separated by spaces, commas, semicolons or new lines, such as example.com, bücher.de; at most 50 at once',
+    );
+    expect(de.render(error.expected)).toBe(
+      'Domainnamen, getrennt durch Leerzeichen, Kommas, Semikolons oder Zeilenumbrüche, etwa example.com, bücher.de; höchstens 50 auf einmal',
+    );
+    expect(de.render(expectInvalid(() => parseDomainList(' '), 'no domain names given').problem)).toBe(
+      'keine Domainnamen angegeben',
+    );
+  });
+
+  it("keeps each invalid entry's problem as a message, for the reader's language", () => {
+    const { invalid } = parseDomainList('exa_mple.com');
+    const [entry] = invalid;
+    expect(entry && de.render(entry.error.problem)).toBe('Label "exa_mple" enthält "_"');
   });
 });

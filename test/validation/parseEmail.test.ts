@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEmail } from '../../src/validation/parseEmail.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, expectInvalid } from './expectInvalid.js';
 
 describe('parseEmail', () => {
   it('accepts addresses, trimmed but otherwise as typed', () => {
@@ -31,5 +31,16 @@ describe('parseEmail', () => {
     expect(parseEmail(ok)).toBe(ok);
     const error = expectInvalid(() => parseEmail(`x${ok}`), /is 255 characters long, at most 254$/);
     expect(error.message.length).toBeLessThan(120);
+  });
+});
+
+describe('parseEmail in German', () => {
+  it('says what is wrong and what is expected in German', () => {
+    const error = expectInvalid(() => parseEmail('alice@'), '"alice@" is not a valid e-mail address');
+    expect(de.render(error.problem)).toBe('"alice@" ist keine gültige E-Mail-Adresse');
+    expect(de.render(error.expected)).toBe('eine E-Mail-Adresse wie admin@example.com');
+    expect(de.render(expectInvalid(() => parseEmail(' '), 'no e-mail address given').problem)).toBe(
+      'keine E-Mail-Adresse angegeben',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIpAddress, parseIpv4WithPrefix } from '../../src/validation/parseIp.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, expectInvalid } from './expectInvalid.js';
 
 describe('parseIpv4WithPrefix', () => {
   it('accepts an address with or without a prefix, returned as typed', () => {
@@ -75,5 +75,25 @@ describe('parseIpAddress', () => {
     expectInvalid(() => parseIpAddress('a b&c=d#e+f%g'), /./);
     expectInvalid(() => parseIpAddress('1.2.3.4😀'), /not a valid IP address/);
     expectInvalid(() => parseIpAddress(''), 'no IP address given');
+  });
+});
+
+describe('IP addresses in German', () => {
+  it('says what is wrong and what is expected in German', () => {
+    const v6 = expectInvalid(() => parseIpv4WithPrefix('2001:db8::1'), '"2001:db8::1" is an IPv6 address');
+    expect(de.render(v6.problem)).toBe('"2001:db8::1" ist eine IPv6-Adresse');
+    expect(de.render(v6.expected)).toBe(
+      'eine IPv4-Adresse wie 203.0.113.7, optional mit Präfix wie 203.0.113.0/24',
+    );
+    const prefix = expectInvalid(
+      () => parseIpv4WithPrefix('203.0.113.0/33'),
+      'prefix length "/33" is not between /0 and /32',
+    );
+    expect(de.render(prefix.problem)).toBe('Präfixlänge "/33" liegt nicht zwischen /0 und /32');
+    const zone = expectInvalid(() => parseIpAddress('fe80::1%eth0'), /has a zone index/);
+    expect(de.render(zone.problem)).toBe('"fe80::1%eth0" hat einen Zonenindex ("%…"); lass ihn weg');
+    expect(de.render(zone.expected)).toBe(
+      'eine IPv4-Adresse wie 203.0.113.7 oder eine IPv6-Adresse wie 2001:db8::1',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, parseStorageSize } from '../../src/validation/parseStorageSize.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, expectInvalid } from './expectInvalid.js';
 
 describe('parseStorageSize', () => {
   it('accepts plain bytes', () => {
@@ -110,5 +110,34 @@ describe('formatBytes', () => {
     expect(() => formatBytes(-1)).toThrow(RangeError);
     expect(() => formatBytes(Number.NaN)).toThrow(RangeError);
     expect(() => formatBytes(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
+
+describe('storage sizes in German', () => {
+  it('says what is wrong in German, keeping the "." decimals the parser takes', () => {
+    const comma = expectInvalid(() => parseStorageSize('1,5 GB'), /use "\." for decimals$/);
+    expect(de.render(comma.problem)).toBe(
+      '"1,5 GB" ist keine Zahl mit Einheit; schreib Dezimalstellen mit "."',
+    );
+    expect(de.render(comma.expected)).toBe(
+      'eine Größe wie 512MB, 10 GiB, 1.5 TB oder eine Anzahl Bytes wie 1048576',
+    );
+    expect(de.render(expectInvalid(() => parseStorageSize('5 parsecs'), /unknown unit/).problem)).toBe(
+      'unbekannte Einheit "parsecs"',
+    );
+    expect(de.render(expectInvalid(() => parseStorageSize('0 GB'), /is 0 bytes/).problem)).toBe(
+      '"0 GB" sind 0 Bytes; die Größe muss größer sein',
+    );
+  });
+
+  it("formats sizes with the language's decimal separator, units and no grouping", () => {
+    expect(formatBytes(512_000_000, 'en')).toBe('488.3 MiB');
+    expect(formatBytes(512_000_000, 'de')).toBe('488,3 MiB');
+    expect(formatBytes(1536, 'de')).toBe('1,5 KiB');
+    expect(formatBytes(10_737_418_240, 'de')).toBe('10 GiB');
+    expect(formatBytes(1023, 'en')).toBe('1023 B');
+    expect(formatBytes(1023, 'de')).toBe('1023 B');
+    expect(formatBytes(1000 * 1024, 'en')).toBe('1000 KiB');
+    expect(formatBytes(1000 * 1024, 'de')).toBe('1000 KiB');
   });
 });

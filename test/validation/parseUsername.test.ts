@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseUsername } from '../../src/validation/parseUsername.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, expectInvalid } from './expectInvalid.js';
 
 describe('parseUsername', () => {
   it('accepts names without whitespace, unchanged', () => {
@@ -52,5 +52,17 @@ describe('parseUsername', () => {
     expectInvalid(() => parseUsername('ali\u200bce'), /contains U\+200B \(zero-width space\)$/);
     expectInvalid(() => parseUsername('ali\u200dce'), /contains U\+200D \(zero-width joiner\)$/);
     expectInvalid(() => parseUsername('ali\u2060ce'), /contains U\+2060 \(word joiner\)$/);
+  });
+});
+
+describe('parseUsername in German', () => {
+  it('says what is wrong and what is expected in German', () => {
+    const empty = expectInvalid(() => parseUsername(''), 'no user name given');
+    expect(de.render(empty.problem)).toBe('Benutzername fehlt');
+    expect(de.render(empty.expected)).toBe('1 bis 64 Zeichen ohne Leerzeichen, etwa alice oder jörg.m');
+    const long = expectInvalid(() => parseUsername('a'.repeat(65)), /is 65 characters long, at most 64$/);
+    expect(de.render(long.problem)).toMatch(/ ist 65 Zeichen lang, höchstens 64$/);
+    const hidden = expectInvalid(() => parseUsername('admin\u202etxt.exe'), /right-to-left override/);
+    expect(de.render(hidden.problem)).toMatch(/ enthält U\+202E \(Rechts-nach-links-Überschreibung\)$/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../src/i18n/Translator.js';
 import { MAX_ECHO_LENGTH, quoteChar, quoteInput } from '../../src/validation/quote.js';
 
 describe('quoteInput', () => {
@@ -27,7 +28,8 @@ describe('quoteChar', () => {
   });
 
   it('names invisible characters', () => {
-    expect(quoteChar(' ')).toBe('a space');
+    expect(translator('en').render(quoteChar(' '))).toBe('a space');
+    expect(translator('de').render(quoteChar(' '))).toBe('ein Leerzeichen');
     expect(quoteChar('\u00a0')).toBe('U+00A0');
     expect(quoteChar('\t')).toBe('U+0009');
     expect(quoteChar('\u202e')).toBe('U+202E');

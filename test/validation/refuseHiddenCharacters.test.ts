@@ -5,7 +5,7 @@ import {
   refuseHiddenCharacters,
 } from '../../src/validation/refuseHiddenCharacters.js';
 import { HIDDEN_CLASSES } from '../support/hiddenCharacters.js';
-import { expectInvalid } from './expectInvalid.js';
+import { de, en, expectInvalid } from './expectInvalid.js';
 
 describe('refuseHiddenCharacters', () => {
   for (const [name, char] of Object.entries(HIDDEN_CLASSES)) {
@@ -16,7 +16,8 @@ describe('refuseHiddenCharacters', () => {
         `alice@example.com${char}`,
       ]) {
         const error = expectInvalid(() => refuseHiddenCharacters(value), /would show as something other/);
-        expect(error.message).toContain(describeHiddenCharacter(char));
+        expect(error.message).toContain(en.render(describeHiddenCharacter(char)));
+        expect(de.render(error.problem)).toContain(de.render(describeHiddenCharacter(char)));
       }
     });
   }
@@ -30,6 +31,33 @@ describe('refuseHiddenCharacters', () => {
       () => refuseHiddenCharacters('www A 203.0.113.7\n@ TXT "a\u2028b"'),
       /U\+2028 \(line separator\) at line 2, column 9,/,
     );
+  });
+
+  it('says the same in German: code point, name and where', () => {
+    const one = expectInvalid(() => refuseHiddenCharacters('ali\u202ece'), /at position 4,/);
+    expect(de.render(one.problem)).toBe(
+      'enthält U+202E (Rechts-nach-links-Überschreibung) an Position 4; angezeigt würde also etwas anderes als das, was gesendet wird',
+    );
+    expect(de.render(one.expected)).toBe(
+      'der Wert, noch einmal eingegeben ohne unsichtbare oder richtungsändernde Zeichen',
+    );
+    const lines = expectInvalid(
+      () => refuseHiddenCharacters('www A 203.0.113.7\n@ TXT "a\u2028b"'),
+      /at line 2, column 9,/,
+    );
+    expect(de.render(lines.problem)).toContain('U+2028 (Zeilentrenner) in Zeile 2, Spalte 9;');
+    // Positions are plain digits in both languages, however long the value.
+    const far = expectInvalid(() => refuseHiddenCharacters(`${'a'.repeat(1233)}\u200b`), /at position 1234,/);
+    expect(de.render(far.problem)).toContain('U+200B (Leerzeichen ohne Breite) an Position 1234;');
+  });
+
+  it('names every listed character in both languages, and others by kind', () => {
+    expect(en.render(describeHiddenCharacter('\u00ad'))).toBe('U+00AD (soft hyphen)');
+    expect(de.render(describeHiddenCharacter('\u00ad'))).toBe('U+00AD (bedingter Trennstrich)');
+    expect(en.render(describeHiddenCharacter('\u0007'))).toBe('U+0007 (control character)');
+    expect(de.render(describeHiddenCharacter('\u0007'))).toBe('U+0007 (Steuerzeichen)');
+    expect(en.render(describeHiddenCharacter('\u180e'))).toBe('U+180E (invisible character)');
+    expect(de.render(describeHiddenCharacter('\u180e'))).toBe('U+180E (unsichtbares Zeichen)');
   });
 
   it('lets through what shows as itself', () => {

@@ -125,6 +125,7 @@ const settings = (overrides: Partial<WatchSettings> = {}): WatchSettings => ({
   mentionRoleIds: [ROLE],
   concurrency: 4,
   timeZone: ZONE,
+  locale: 'en',
   ...overrides,
 });
 
@@ -293,6 +294,18 @@ describe('a watch run', () => {
     await watch.run('schedule');
     expect(messages.posts[0]?.body.content).toBeUndefined();
     expect(messages.posts[0]?.body.allowed_mentions).toEqual({ parse: [], roles: [] });
+  });
+
+  it('BOT_LOCALE=de → the digest is in German, with German dates', async () => {
+    const { watch, messages } = await setup(DOMAINS, { locale: 'de' });
+    await watch.run('schedule');
+    const german = (iso: string) => iso.split('-').reverse().join('.');
+    expect(messages.posts[0]?.body.embeds?.[0]?.title).toBe('Domain-Überwachung: 3 Warnungen');
+    expect(messages.lines()).toEqual([
+      `⏰ **d2.example** läuft in 2 Tagen ab (${german(inDays(2))}; ≤ 3 Tage)`,
+      `⏰ **d10.example** läuft in 10 Tagen ab (${german(inDays(10))}; ≤ 14 Tage)`,
+      `⏰ **d20.example** läuft in 20 Tagen ab (${german(inDays(20))}; ≤ 30 Tage)`,
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Colour } from '../../src/discord/render/colours.js';
+import { type Message, message, translator } from '../../src/i18n/Translator.js';
 import type { Alert } from '../../src/watch/alertRules.js';
 import { alertLine, type DigestMessage, renderDigest } from '../../src/watch/renderDigest.js';
 
@@ -8,6 +9,10 @@ const DESCRIPTION_MAX = 4096;
 const EMBED_TOTAL_MAX = 6000;
 const EMBEDS_MAX = 10;
 const CONTENT_MAX = 2000;
+
+const en = translator('en');
+const de = translator('de');
+const enLine = (alert: Alert) => alertLine(alert, en);
 
 const ROLE_A = '300000000000000011';
 const ROLE_B = '300000000000000012';
@@ -32,7 +37,7 @@ const renewed = (domain: string): Alert => ({
   to: '2031-03-04',
 });
 const notFound = (domain: string): Alert => ({ kind: 'not_found', domain, unicode: domain });
-const failing = (domain: string, reason = 'timeout'): Alert => ({
+const failing = (domain: string, reason: string | Message = 'timeout'): Alert => ({
   kind: 'failing',
   domain,
   unicode: domain,
@@ -119,38 +124,41 @@ describe('alert lines', () => {
       expiry('xn--bcher-kva.de', 10, 14, 'bücher.de'),
       '⏰ **bücher.de (xn--bcher-kva.de)** expires in 10 days (2030-03-04; ≤ 14 days)',
     ],
-  ])('%s', (_, alert, line) => {
-    expect(alertLine(alert)).toBe(line);
+  ])('%s', (_, alert, expected) => {
+    expect(alertLine(alert, en)).toBe(expected);
   });
 
   it('escapes odd domain names: markdown, mentions, control and bidi characters', () => {
-    const line = alertLine({
-      kind: 'flag',
-      domain: '_dmarc*x.example.com',
-      unicode: '@everyone\u202e||x||`a`<@&123>\u0007.example',
-      flag: 'active',
-      from: true,
-      to: false,
-      bad: true,
-    });
-    expect(line).toBe(
+    const flagged = alertLine(
+      {
+        kind: 'flag',
+        domain: '_dmarc*x.example.com',
+        unicode: '@everyone\u202e||x||`a`<@&123>\u0007.example',
+        flag: 'active',
+        from: true,
+        to: false,
+        bad: true,
+      },
+      en,
+    );
+    expect(flagged).toBe(
       '🚩 **@\u200beveryone\\|\\|x\\|\\|\\`a\\`<\u200b@&123>.example (\\_dmarc\\*x.example.com)** is now inactive (was active)',
     );
     // The bold markers around the name are the only bare asterisks.
-    expect(line.replace(/\\\*/g, '').match(/\*/g)).toHaveLength(4);
+    expect(flagged.replace(/\\\*/g, '').match(/\*/g)).toHaveLength(4);
   });
 
   it('escapes the failure reason and keeps long names short', () => {
-    const line = alertLine(failing(`${'a'.repeat(300)}.example`, '**boom** @here'));
-    expect(line).toContain('(\\*\\*boom\\*\\* @\u200bhere)');
-    expect(line.length).toBeLessThan(320);
-    expect(line).toContain('…');
+    const failed = alertLine(failing(`${'a'.repeat(300)}.example`, '**boom** @here'), en);
+    expect(failed).toContain('(\\*\\*boom\\*\\* @\u200bhere)');
+    expect(failed.length).toBeLessThan(320);
+    expect(failed).toContain('…');
   });
 });
 
 describe('the digest', () => {
   it('nothing new → no message at all', () => {
-    expect(renderDigest([], [ROLE_A])).toEqual([]);
+    expect(renderDigest([], [ROLE_A], en)).toEqual([]);
   });
 
   it('one message, most urgent first: expiry by days left, bad news, then information', () => {
@@ -165,7 +173,7 @@ describe('the digest', () => {
       expiry('c.example', 2, 3),
       expiry('d.example', 29, 30),
     ];
-    const messages = renderDigest(alerts, [ROLE_A]);
+    const messages = renderDigest(alerts, [ROLE_A], en);
     expect(messages).toHaveLength(1);
     const [message] = messages;
     expect(message?.embeds).toHaveLength(1);
@@ -187,7 +195,11 @@ describe('the digest', () => {
   // A flag back to good is information, not bad news: it goes with the information lines.
   it('an information flag (back to good) comes after the 404 and failing lines', () => {
     const lines = descriptionLines(
-      renderDigest([flag('good.example', 'active', true), notFound('n.example'), failing('f.example')], []),
+      renderDigest(
+        [flag('good.example', 'active', true), notFound('n.example'), failing('f.example')],
+        [],
+        en,
+      ),
     );
     expect(lines.map((line) => /\*\*(.+?)\*\*/.exec(line)?.[1])).toEqual([
       'n.example',
@@ -197,20 +209,20 @@ describe('the digest', () => {
   });
 
   it('information only → the info colour; a single alert → "1 alert"', () => {
-    const [message] = renderDigest([renewed('r.example')], []);
+    const [message] = renderDigest([renewed('r.example')], [], en);
     expect(message?.embeds[0]).toMatchObject({ title: 'Domain watch: 1 alert', color: Colour.info });
-    const [bad] = renderDigest([flag('x.example', 'expired', true)], []);
+    const [bad] = renderDigest([flag('x.example', 'expired', true)], [], en);
     expect(bad?.embeds[0]?.color).toBe(Colour.danger);
   });
 
   it('pings exactly the configured roles, nobody else', () => {
-    const [message] = renderDigest([notFound('n.example')], [ROLE_A, ROLE_B]);
+    const [message] = renderDigest([notFound('n.example')], [ROLE_A, ROLE_B], en);
     expect(message?.content).toBe(`<@&${ROLE_A}> <@&${ROLE_B}>`);
     expect(message?.allowed_mentions).toEqual({ parse: [], roles: [ROLE_A, ROLE_B] });
   });
 
   it('no roles configured → no content and no mentions allowed', () => {
-    const [message] = renderDigest([notFound('n.example')], []);
+    const [message] = renderDigest([notFound('n.example')], [], en);
     expect(message?.content).toBeUndefined();
     expect(message?.allowed_mentions).toEqual({ parse: [], roles: [] });
   });
@@ -229,7 +241,7 @@ describe('the digest', () => {
       const domain = `d${String(n).padStart(4, '0')}-${'x'.repeat(n % 58)}${n % 7 === 0 ? '_*' : ''}.example.com`;
       return (kinds[n % kinds.length] as (d: string, n: number) => Alert)(domain, n);
     });
-    const messages = renderDigest(alerts, [ROLE_A]);
+    const messages = renderDigest(alerts, [ROLE_A], en);
 
     it('stays within every Discord limit', () => {
       expect(messages.length).toBeGreaterThan(1);
@@ -246,12 +258,12 @@ describe('the digest', () => {
     });
 
     it('every alert exactly once, in order, no line cut', () => {
-      const sorted = renderDigest(alerts, []).flatMap((m) => m.embeds);
+      const sorted = renderDigest(alerts, [], en).flatMap((m) => m.embeds);
       const lines = descriptionLines(messages);
       expect(lines).toHaveLength(2000);
       expect(new Set(lines).size).toBe(2000);
       expect(lines).toEqual(sorted.flatMap((e) => (e.description ?? '').split('\n')));
-      expect(lines.slice().sort()).toEqual(alerts.map(alertLine).sort());
+      expect(lines.slice().sort()).toEqual(alerts.map(enLine).sort());
       // Most urgent first across messages too: the first lines are the expiry ones, soonest first.
       const expiryDays = lines
         .filter((line) => line.startsWith('⏰'))
@@ -288,10 +300,66 @@ describe('the digest', () => {
     const alerts = Array.from({ length: 100 }, (_, n) =>
       notFound(`n${String(n).padStart(3, '0')}-${'y'.repeat(40)}.example`),
     );
-    const chars = alerts.map(alertLine).reduce((sum, line) => sum + line.length + 1, 0);
+    const chars = alerts.map(enLine).reduce((sum, line) => sum + line.length + 1, 0);
     expect(chars).toBe(10_100);
-    const messages = renderDigest(alerts, []);
+    const messages = renderDigest(alerts, [], en);
     expect(descriptionLines(messages)).toHaveLength(100);
     expect(messages).toHaveLength(2);
+  });
+});
+
+describe('in German (BOT_LOCALE=de)', () => {
+  it.each<[string, Alert, string]>([
+    [
+      'expiry, days ahead',
+      expiry('example.com', 3, 3),
+      '⏰ **example.com** läuft in 3 Tagen ab (04.03.2030; ≤ 3 Tage)',
+    ],
+    [
+      'expiry, one day',
+      expiry('example.com', 1, 1),
+      '⏰ **example.com** läuft in 1 Tag ab (04.03.2030; ≤ 1 Tag)',
+    ],
+    ['expiry, today', expiry('example.com', 0, 1), '⏰ **example.com** läuft heute ab (04.03.2030; ≤ 1 Tag)'],
+    [
+      'expiry, past',
+      expiry('example.com', -4, 1),
+      '⏰ **example.com** ist seit 4 Tagen abgelaufen (04.03.2030; ≤ 1 Tag)',
+    ],
+    ['renewed', renewed('example.com'), '🔄 **example.com** verlängert: 04.03.2030 → 04.03.2031'],
+    [
+      'active → false',
+      flag('example.com', 'active', false),
+      '🚩 **example.com** ist jetzt inaktiv (vorher aktiv)',
+    ],
+    [
+      'transferredAway → true',
+      flag('example.com', 'transferredAway', true),
+      '🚩 **example.com** ist jetzt wegtransferiert (vorher bei uns)',
+    ],
+    ['not found', notFound('example.com'), '❓ **example.com** ist dem Provider nicht mehr bekannt (404)'],
+    ['known again', knownAgain('example.com'), 'ℹ️ **example.com** ist dem Provider wieder bekannt'],
+    [
+      'failing, with a reason of the catalogue',
+      failing('example.com', message('watch.reason.rate_limited')),
+      '⚠️ **example.com** konnte 3 Läufe in Folge nicht geprüft werden (gedrosselt)',
+    ],
+  ])('%s', (_, alert, expected) => {
+    expect(alertLine(alert, de)).toBe(expected);
+  });
+
+  it('a reason of the catalogue reads as before in English', () => {
+    expect(alertLine(failing('example.com', message('watch.reason.rate_limited')), en)).toBe(
+      '⚠️ **example.com** could not be checked 3 runs in a row (rate limited)',
+    );
+  });
+
+  it('titles count the alerts in German, and continued embeds say so', () => {
+    const [one] = renderDigest([renewed('r.example')], [], de);
+    expect(one?.embeds[0]?.title).toBe('Domain-Überwachung: 1 Warnung');
+    const alerts = Array.from({ length: 2000 }, (_, n) => notFound(`n${n}-${'y'.repeat(40)}.example`));
+    const titles = renderDigest(alerts, [], de).flatMap((m) => m.embeds.map((e) => e.title));
+    expect(titles[0]).toBe('Domain-Überwachung: 2000 Warnungen');
+    expect(titles.slice(1).every((t) => t === 'Domain-Überwachung: 2000 Warnungen (Fortsetzung)')).toBe(true);
   });
 });

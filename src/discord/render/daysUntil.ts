@@ -1,4 +1,5 @@
 import type { DateTime } from 'luxon';
+import type { Translator } from '../../i18n/Translator.js';
 
 /**
  * Whole calendar days from `today` to `expiry`, negative when the expiry is past. Both are taken as
@@ -12,10 +13,9 @@ export function daysUntil(expiry: DateTime, today: DateTime): number {
   return Math.round(expiryDay.diff(todayDay, 'days').days) + 0;
 }
 
-/** `in 12 days`, `in 1 day`, `today`, `expired 1 day ago`, `expired 40 days ago`. */
-export function describeDaysLeft(days: number): string {
-  if (days === 0) return 'today';
+/** `in 12 days`, `in 1 day`, `today`, `expired 1 day ago`, `expired 40 days ago` (in t's language). */
+export function describeDaysLeft(days: number, t: Translator): string {
+  if (days === 0) return t('domain.days.today');
   const count = Math.abs(days);
-  const unit = count === 1 ? 'day' : 'days';
-  return days > 0 ? `in ${count} ${unit}` : `expired ${count} ${unit} ago`;
+  return days > 0 ? t('domain.days.in', { count }) : t('domain.days.ago', { count });
 }

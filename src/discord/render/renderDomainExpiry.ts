@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import type { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
+import type { Translator } from '../../i18n/Translator.js';
 import { cutText } from '../../text/cutText.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
@@ -16,6 +17,7 @@ export interface ExpiryResult {
 
 export interface InvalidDomainInput {
   input: string;
+  /** Already in the reader's language. */
   reason: string;
 }
 
@@ -26,9 +28,6 @@ export const EmbedLimits = {
   embedsPerMessage: 10,
   charactersPerMessage: 6000,
 } as const;
-
-export const EXPIRY_TITLE = 'Domain expiry';
-export const EXPIRY_CONTINUED_TITLE = 'Domain expiry (continued)';
 
 export const ExpiryMark = {
   red: '🔴',
@@ -67,22 +66,26 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : 1;
 }
 
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
-
-function describeResult(result: ExpiryResult, withinDays: number, today: DateTime, tally: Tally): Line {
+function describeResult(
+  result: ExpiryResult,
+  withinDays: number,
+  today: DateTime,
+  tally: Tally,
+  t: Translator,
+): Line {
   const name = escapeUserText(result.domain.unicode, MAX_DOMAIN);
   tally.checked += 1;
   const info = result.error === undefined ? result.info : undefined;
   if (!info) {
     tally.failed += 1;
-    const reason = escapeUserText((result.error ?? 'no answer').trim(), MAX_REASON) || 'unknown error';
+    const reason =
+      escapeUserText((result.error ?? t('domain.expiry.no_answer')).trim(), MAX_REASON) ||
+      t('domain.expiry.unknown_error');
     return {
       group: 2,
       days: 0,
       name: result.domain.unicode,
-      text: `${ExpiryMark.failed} **${name}** — check failed: ${reason}`,
+      text: `${ExpiryMark.failed} **${name}** — ${t('domain.expiry.check_failed', { reason })}`,
     };
   }
 
@@ -101,15 +104,15 @@ function describeResult(result: ExpiryResult, withinDays: number, today: DateTim
 
   const flags: string[] = [];
   // A date in the past already says "expired …"; the flag is worth a word only when the date does not.
-  if (info.expired && (days === null || days >= 0)) flags.push('expired');
-  if (info.transferredAway) flags.push('transferred away');
-  if (!info.active) flags.push('inactive');
+  if (info.expired && (days === null || days >= 0)) flags.push(t('domain.expiry.flag_expired'));
+  if (info.transferredAway) flags.push(t('domain.expiry.flag_transferred'));
+  if (!info.active) flags.push(t('domain.expiry.flag_inactive'));
   const flagText = flags.map((flag) => ` · ${flag}`).join('');
 
   const when =
     info.expiryDate && days !== null
-      ? `${info.expiryDate.toISODate()} (${describeDaysLeft(days)})`
-      : 'expiry date unknown';
+      ? `${info.expiryDate.toFormat(t('domain.expiry.date_format'))} (${describeDaysLeft(days, t)})`
+      : t('domain.expiry.date_unknown');
   return {
     group: days === null ? 1 : 0,
     days: days ?? 0,
@@ -118,23 +121,31 @@ function describeResult(result: ExpiryResult, withinDays: number, today: DateTim
   };
 }
 
-function describeInvalid(invalid: InvalidDomainInput, tally: Tally): Line {
+function describeInvalid(invalid: InvalidDomainInput, tally: Tally, t: Translator): Line {
   tally.invalid += 1;
-  const input = escapeUserText(invalid.input.trim(), MAX_INPUT) || '(empty)';
-  const reason = escapeUserText(invalid.reason.trim(), MAX_REASON) || 'invalid';
-  return { group: 3, days: 0, name: '', text: `${ExpiryMark.invalid} **${input}** — invalid: ${reason}` };
+  const input = escapeUserText(invalid.input.trim(), MAX_INPUT) || t('domain.expiry.empty_input');
+  const reason = escapeUserText(invalid.reason.trim(), MAX_REASON) || t('domain.expiry.invalid_reason');
+  return {
+    group: 3,
+    days: 0,
+    name: '',
+    text: `${ExpiryMark.invalid} **${input}** — ${t('domain.expiry.invalid', { reason })}`,
+  };
 }
 
-function summarise(tally: Tally, withinDays: number): string {
+function summarise(tally: Tally, withinDays: number, t: Translator): string {
   const parts = [
-    `${tally.checked} checked`,
-    `${tally.within} expire within ${plural(withinDays, 'day')}`,
-    `${tally.expired} expired`,
-    `${tally.transferred} transferred away`,
+    t('domain.expiry.summary_checked', { count: tally.checked }),
+    t('domain.expiry.summary_within', {
+      count: tally.within,
+      days: t('domain.expiry.days', { count: withinDays }),
+    }),
+    t('domain.expiry.summary_expired', { count: tally.expired }),
+    t('domain.expiry.summary_transferred', { count: tally.transferred }),
   ];
-  if (tally.inactive > 0) parts.push(`${tally.inactive} inactive`);
-  parts.push(`${tally.failed} failed`);
-  if (tally.invalid > 0) parts.push(`${tally.invalid} invalid`);
+  if (tally.inactive > 0) parts.push(t('domain.expiry.summary_inactive', { count: tally.inactive }));
+  parts.push(t('domain.expiry.summary_failed', { count: tally.failed }));
+  if (tally.invalid > 0) parts.push(t('domain.expiry.summary_invalid', { count: tally.invalid }));
   return parts.join(' · ');
 }
 
@@ -147,7 +158,7 @@ function fitLine(text: string, max: number): string {
 }
 
 /** Packs lines into embeds and messages, first fit in order, never breaking a Discord limit. */
-function pack(lines: string[], color: number): APIEmbed[][] {
+function pack(lines: string[], color: number, titles: { first: string; continued: string }): APIEmbed[][] {
   const messages: APIEmbed[][] = [];
   let message: APIEmbed[] = [];
   let messageLength = 0;
@@ -164,7 +175,7 @@ function pack(lines: string[], color: number): APIEmbed[][] {
     message = [];
     messageLength = 0;
     messages.push(message);
-    return startEmbed(messages.length === 1 ? EXPIRY_TITLE : EXPIRY_CONTINUED_TITLE);
+    return startEmbed(messages.length === 1 ? titles.first : titles.continued);
   };
 
   for (const raw of lines) {
@@ -202,12 +213,13 @@ function pack(lines: string[], color: number): APIEmbed[][] {
  * One line per domain: known expiry by days left (expired first), then unknown expiry, then failures,
  * then invalid inputs; ties by name. Every embed shares one colour: red if anything is expired,
  * transferred away, inactive, failed or invalid; orange if anything expires within the window; green
- * otherwise.
+ * otherwise. Words, numbers and dates in t's language (the summary above is the English form).
  */
 export function renderDomainExpiry(
   results: ExpiryResult[],
   withinDays: number,
   today: DateTime,
+  t: Translator,
   invalid: InvalidDomainInput[] = [],
 ): APIEmbed[][] {
   const tally: Tally = {
@@ -219,9 +231,9 @@ export function renderDomainExpiry(
     failed: 0,
     invalid: 0,
   };
-  const described = results.map((result) => describeResult(result, withinDays, today, tally));
+  const described = results.map((result) => describeResult(result, withinDays, today, tally, t));
   described.sort((a, b) => a.group - b.group || a.days - b.days || compareNames(a.name, b.name));
-  const invalidLines = invalid.map((entry) => describeInvalid(entry, tally));
+  const invalidLines = invalid.map((entry) => describeInvalid(entry, tally, t));
 
   let color: number = Colour.success;
   if (tally.expired + tally.transferred + tally.inactive + tally.failed + tally.invalid > 0) {
@@ -233,7 +245,8 @@ export function renderDomainExpiry(
   // The summary's trailing `\n` becomes a blank line once joined to the next line.
   const body = [...described, ...invalidLines].map((line) => line.text);
   return pack(
-    [`${summarise(tally, withinDays)}\n`, ...(body.length > 0 ? body : ['No domains to check.'])],
+    [`${summarise(tally, withinDays, t)}\n`, ...(body.length > 0 ? body : [t('domain.expiry.none')])],
     color,
+    { first: t('domain.expiry.title'), continued: t('domain.expiry.continued_title') },
   );
 }

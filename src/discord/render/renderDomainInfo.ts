@@ -1,6 +1,7 @@
 import { type APIEmbed, TimestampStyles, time } from 'discord.js';
 import { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
+import type { Translator } from '../../i18n/Translator.js';
 import { cutText } from '../../text/cutText.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
@@ -30,16 +31,21 @@ export function hasRedFlag(info: DomainInfo): boolean {
 }
 
 /** The mark says whether the value is good news, so "Expired: yes" is never shown with a check mark. */
-function flag(value: boolean, good: boolean): string {
-  return `${value === good ? '✅' : '❌'} ${value ? 'yes' : 'no'}`;
+function flag(value: boolean, good: boolean, t: Translator): string {
+  return `${value === good ? '✅' : '❌'} ${value ? t('common.yes') : t('common.no')}`;
 }
 
 /**
  * One domain's registration state. Red: expired, transferred away, inactive, or expiry date in the
  * past; orange: expires within 30 days (today included); green: later; neutral: no expiry date and
- * no red flag.
+ * no red flag. In t's language; the date is a Discord timestamp, shown in each reader's own format.
  */
-export function renderDomainInfo(domain: DomainName, info: DomainInfo, today: DateTime): APIEmbed {
+export function renderDomainInfo(
+  domain: DomainName,
+  info: DomainInfo,
+  today: DateTime,
+  t: Translator,
+): APIEmbed {
   const days = info.expiryDate ? daysUntil(info.expiryDate, today) : null;
 
   let color: number = Colour.neutral;
@@ -52,20 +58,26 @@ export function renderDomainInfo(domain: DomainName, info: DomainInfo, today: Da
     color,
     fields: [
       {
-        name: 'Expires',
+        name: t('domain.info.expires'),
         value:
           info.expiryDate && days !== null
-            ? `${discordDate(info.expiryDate)} (${describeDaysLeft(days)})`
-            : 'unknown',
+            ? `${discordDate(info.expiryDate)} (${describeDaysLeft(days, t)})`
+            : t('domain.info.unknown'),
         inline: false,
       },
-      { name: 'Active', value: flag(info.active, true), inline: true },
-      { name: 'Expired', value: flag(info.expired, false), inline: true },
-      { name: 'Transferred away', value: flag(info.transferredAway, false), inline: true },
+      { name: t('domain.info.active'), value: flag(info.active, true, t), inline: true },
+      { name: t('domain.info.expired'), value: flag(info.expired, false, t), inline: true },
+      {
+        name: t('domain.info.transferred_away'),
+        value: flag(info.transferredAway, false, t),
+        inline: true,
+      },
     ],
   };
   if (domain.ascii !== domain.unicode) {
-    embed.description = `Punycode: \`${cutText(domain.ascii.replaceAll('`', ''), 300)}\``;
+    embed.description = t('domain.info.punycode', {
+      ascii: cutText(domain.ascii.replaceAll('`', ''), 300),
+    });
   }
   return embed;
 }

@@ -1,5 +1,6 @@
 import { type APIEmbed, TimestampStyles, time } from 'discord.js';
 import type { ServerLogEntry } from '../../hosting/HostingClient.js';
+import type { Translator } from '../../i18n/Translator.js';
 import { Colour } from './colours.js';
 import { escapeUserText } from './escapeUserText.js';
 
@@ -47,19 +48,25 @@ export function classifyLogStatus(status: string): LogStatusClass {
   return 'unknown';
 }
 
-/** `12 s`, `5 min 30 s`, `5 min`, `2 h 3 min`, `2 h`, `3 d 4 h`: two units at most, rounded down. */
-export function formatDuration(milliseconds: number): string {
+/**
+ * `12 s`, `5 min 30 s`, `5 min`, `2 h 3 min`, `2 h`, `3 d 4 h`: two units at most, rounded down; units
+ * and numbers in t's language.
+ */
+export function formatDuration(milliseconds: number, t: Translator): string {
   const total = Math.floor(Math.max(0, milliseconds) / 1000);
   const days = Math.floor(total / 86_400);
   const hours = Math.floor((total % 86_400) / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
-  const pair = (big: number, bigUnit: string, small: number, smallUnit: string) =>
-    small > 0 ? `${big} ${bigUnit} ${small} ${smallUnit}` : `${big} ${bigUnit}`;
-  if (total < 60) return `${seconds} s`;
-  if (total < 3600) return pair(minutes, 'min', seconds, 's');
-  if (total < 86_400) return pair(hours, 'h', minutes, 'min');
-  return pair(days, 'd', hours, 'h');
+  type Unit = 'server.duration.seconds' | 'server.duration.minutes' | 'server.duration.hours';
+  const pair = (big: number, bigUnit: Unit | 'server.duration.days', small: number, smallUnit: Unit) =>
+    small > 0
+      ? `${t(bigUnit, { value: big })} ${t(smallUnit, { value: small })}`
+      : t(bigUnit, { value: big });
+  if (total < 60) return t('server.duration.seconds', { value: seconds });
+  if (total < 3600) return pair(minutes, 'server.duration.minutes', seconds, 'server.duration.seconds');
+  if (total < 86_400) return pair(hours, 'server.duration.hours', minutes, 'server.duration.minutes');
+  return pair(days, 'server.duration.days', hours, 'server.duration.hours');
 }
 
 /** Escaped, or "—" when blank: Discord rejects an empty field value. */
@@ -72,6 +79,7 @@ function isValidDate(date: Date | null): date is Date {
   return date !== null && !Number.isNaN(date.getTime());
 }
 
+/** Discord timestamps: every reader sees their own zone and format. */
 function describeInstant(date: Date): string {
   return `${time(date, TimestampStyles.LongDateShortTime)} (${time(date, TimestampStyles.RelativeTime)})`;
 }
@@ -79,31 +87,31 @@ function describeInstant(date: Date): string {
 /**
  * One server log entry as an embed. Times are Discord timestamps, so each reader sees them in their
  * own zone. A missing end reads "still running" only when the status says so, "—" otherwise; the
- * duration is "—" unless both ends are known and in order.
+ * duration is "—" unless both ends are known and in order. Words in t's language.
  */
-export function renderServerLog(serverId: number, entry: ServerLogEntry): APIEmbed {
+export function renderServerLog(serverId: number, entry: ServerLogEntry, t: Translator): APIEmbed {
   const statusClass = classifyLogStatus(entry.status);
   const start = isValidDate(entry.start) ? entry.start : null;
   const end = isValidDate(entry.end) ? entry.end : null;
 
   let ended = NONE;
   if (end) ended = describeInstant(end);
-  else if (statusClass === 'running') ended = 'still running';
+  else if (statusClass === 'running') ended = t('server.log.still_running');
 
   let duration = NONE;
   if (start && end && end.getTime() >= start.getTime()) {
-    duration = formatDuration(end.getTime() - start.getTime());
+    duration = formatDuration(end.getTime() - start.getTime(), t);
   }
 
   return {
-    title: `Server ${serverId} — log entry`,
+    title: t('server.log.title', { id: String(serverId) }),
     color: STATUS_COLOUR[statusClass],
     fields: [
-      { name: 'Type', value: textOrDash(entry.type), inline: true },
-      { name: 'Status', value: textOrDash(entry.status), inline: true },
-      { name: 'Started', value: start ? describeInstant(start) : NONE, inline: false },
-      { name: 'Ended', value: ended, inline: false },
-      { name: 'Duration', value: duration, inline: false },
+      { name: t('server.log.type'), value: textOrDash(entry.type), inline: true },
+      { name: t('server.log.status'), value: textOrDash(entry.status), inline: true },
+      { name: t('server.log.started'), value: start ? describeInstant(start) : NONE, inline: false },
+      { name: t('server.log.ended'), value: ended, inline: false },
+      { name: t('server.log.duration'), value: duration, inline: false },
     ],
   };
 }

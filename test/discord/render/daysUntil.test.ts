@@ -1,6 +1,9 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { daysUntil, describeDaysLeft } from '../../../src/discord/render/daysUntil.js';
+import { translator } from '../../../src/i18n/Translator.js';
+
+const en = translator('en');
 
 const BERLIN = 'Europe/Berlin';
 const day = (iso: string, zone = BERLIN) => DateTime.fromISO(iso, { zone }).startOf('day');
@@ -57,10 +60,21 @@ describe('daysUntil', () => {
 
 describe('describeDaysLeft', () => {
   it('words the days left', () => {
-    expect(describeDaysLeft(12)).toBe('in 12 days');
-    expect(describeDaysLeft(1)).toBe('in 1 day');
-    expect(describeDaysLeft(0)).toBe('today');
-    expect(describeDaysLeft(-1)).toBe('expired 1 day ago');
-    expect(describeDaysLeft(-40)).toBe('expired 40 days ago');
+    expect(describeDaysLeft(12, en)).toBe('in 12 days');
+    expect(describeDaysLeft(1, en)).toBe('in 1 day');
+    expect(describeDaysLeft(0, en)).toBe('today');
+    expect(describeDaysLeft(-1, en)).toBe('expired 1 day ago');
+    expect(describeDaysLeft(-40, en)).toBe('expired 40 days ago');
+  });
+
+  it('words the days left in German, numbers grouped the German way', () => {
+    const de = translator('de');
+    expect(describeDaysLeft(12, de)).toBe('in 12 Tagen');
+    expect(describeDaysLeft(1, de)).toBe('in 1 Tag');
+    expect(describeDaysLeft(0, de)).toBe('heute');
+    expect(describeDaysLeft(-1, de)).toBe('seit 1 Tag abgelaufen');
+    expect(describeDaysLeft(-40, de)).toBe('seit 40 Tagen abgelaufen');
+    expect(describeDaysLeft(1234, de)).toBe('in 1.234 Tagen');
+    expect(describeDaysLeft(1234, en)).toBe('in 1,234 days');
   });
 });

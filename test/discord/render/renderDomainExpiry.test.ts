@@ -2,17 +2,17 @@ import type { APIEmbed } from 'discord.js';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { Colour } from '../../../src/discord/render/colours.js';
-import {
-  EXPIRY_CONTINUED_TITLE,
-  EXPIRY_TITLE,
-  type ExpiryResult,
-  renderDomainExpiry,
-} from '../../../src/discord/render/renderDomainExpiry.js';
+import { type ExpiryResult, renderDomainExpiry } from '../../../src/discord/render/renderDomainExpiry.js';
 import type { DomainInfo } from '../../../src/hosting/HostingClient.js';
+import { translator } from '../../../src/i18n/Translator.js';
 
 const ZONE = 'Europe/Berlin';
 const TODAY = DateTime.fromISO('2026-11-22T09:00', { zone: ZONE });
 const inDays = (days: number) => TODAY.startOf('day').plus({ days });
+const en = translator('en');
+const de = translator('de');
+const EXPIRY_TITLE = 'Domain expiry';
+const EXPIRY_CONTINUED_TITLE = 'Domain expiry (continued)';
 
 function ok(name: string, days: number | null, overrides: Partial<DomainInfo> = {}): ExpiryResult {
   return {
@@ -70,7 +70,7 @@ function single(messages: APIEmbed[][]): APIEmbed {
 
 describe('renderDomainExpiry', () => {
   it('renders one line per domain under a summary', () => {
-    const embed = single(renderDomainExpiry([ok('example.com', 9)], 30, TODAY));
+    const embed = single(renderDomainExpiry([ok('example.com', 9)], 30, TODAY, en));
     expect(embed.title).toBe(EXPIRY_TITLE);
     expect(embed.description).toBe(
       [
@@ -95,7 +95,9 @@ describe('renderDomainExpiry', () => {
       ok('flagged.example', 12, { expired: true }),
       ok('unknown-moved.example', null, { transferredAway: true }),
     ];
-    const messages = renderDomainExpiry(results, 30, TODAY, [{ input: 'not a domain', reason: 'spaces' }]);
+    const messages = renderDomainExpiry(results, 30, TODAY, en, [
+      { input: 'not a domain', reason: 'spaces' },
+    ]);
     const lines = allLines(messages);
     expect(lines).toEqual([
       '10 checked · 2 expire within 30 days · 2 expired · 2 transferred away · 1 inactive · 1 failed · 1 invalid',
@@ -116,7 +118,7 @@ describe('renderDomainExpiry', () => {
   });
 
   it('counts the window inclusively and says "day" for a one-day window', () => {
-    const lines = allLines(renderDomainExpiry([ok('a.example', 1), ok('b.example', 2)], 1, TODAY));
+    const lines = allLines(renderDomainExpiry([ok('a.example', 1), ok('b.example', 2)], 1, TODAY, en));
     expect(lines[0]).toBe('2 checked · 1 expire within 1 day · 0 expired · 0 transferred away · 0 failed');
     expect(lines).toContain('🟠 **a.example** — 2026-11-23 (in 1 day)');
     expect(lines).toContain('🟢 **b.example** — 2026-11-24 (in 2 days)');
@@ -124,13 +126,13 @@ describe('renderDomainExpiry', () => {
 
   describe('colour of the first embed', () => {
     it('is green when nothing needs attention', () => {
-      expect(single(renderDomainExpiry([ok('a.example', 90)], 30, TODAY)).color).toBe(Colour.success);
-      expect(single(renderDomainExpiry([ok('a.example', null)], 30, TODAY)).color).toBe(Colour.success);
+      expect(single(renderDomainExpiry([ok('a.example', 90)], 30, TODAY, en)).color).toBe(Colour.success);
+      expect(single(renderDomainExpiry([ok('a.example', null)], 30, TODAY, en)).color).toBe(Colour.success);
     });
 
     it('is orange when something expires within the window', () => {
       const results = [ok('a.example', 90), ok('b.example', 30)];
-      expect(single(renderDomainExpiry(results, 30, TODAY)).color).toBe(Colour.orange);
+      expect(single(renderDomainExpiry(results, 30, TODAY, en)).color).toBe(Colour.orange);
     });
 
     it.each([
@@ -140,13 +142,13 @@ describe('renderDomainExpiry', () => {
       ['an inactive domain', ok('b.example', 300, { active: false })],
       ['a failure', failed('b.example', 'timed out')],
     ])('is red for %s', (_, result) => {
-      const embed = single(renderDomainExpiry([ok('a.example', 5), result], 30, TODAY));
+      const embed = single(renderDomainExpiry([ok('a.example', 5), result], 30, TODAY, en));
       expect(embed.color).toBe(Colour.danger);
     });
 
     it('is red for invalid input', () => {
       const embed = single(
-        renderDomainExpiry([ok('a.example', 90)], 30, TODAY, [{ input: 'x', reason: 'y' }]),
+        renderDomainExpiry([ok('a.example', 90)], 30, TODAY, en, [{ input: 'x', reason: 'y' }]),
       );
       expect(embed.color).toBe(Colour.danger);
     });
@@ -157,14 +159,14 @@ describe('renderDomainExpiry', () => {
       domain: { ascii: 'xn--bcher-kva.de', unicode: 'bücher.de' },
       info: { expiryDate: inDays(90), active: true, expired: false, transferredAway: false },
     };
-    expect(allLines(renderDomainExpiry([result], 30, TODAY))).toContain(
+    expect(allLines(renderDomainExpiry([result], 30, TODAY, en))).toContain(
       '🟢 **bücher.de** — 2027-02-20 (in 90 days)',
     );
   });
 
   it('escapes invalid input and reasons', () => {
     const lines = allLines(
-      renderDomainExpiry([failed('a.example', '**boom** @everyone')], 30, TODAY, [
+      renderDomainExpiry([failed('a.example', '**boom** @everyone')], 30, TODAY, en, [
         { input: '<@&123> `x`', reason: 'has _markdown_' },
         { input: '', reason: 'empty' },
       ]),
@@ -176,13 +178,13 @@ describe('renderDomainExpiry', () => {
 
   it('prefers the error when a result has both an error and info', () => {
     const both: ExpiryResult = { ...ok('a.example', 5), error: 'stale' };
-    expect(allLines(renderDomainExpiry([both], 30, TODAY))).toContain(
+    expect(allLines(renderDomainExpiry([both], 30, TODAY, en))).toContain(
       '⚠️ **a.example** — check failed: stale',
     );
   });
 
   it('says so when there is nothing to show', () => {
-    const embed = single(renderDomainExpiry([], 30, TODAY));
+    const embed = single(renderDomainExpiry([], 30, TODAY, en));
     expect(embed.description).toBe(
       '0 checked · 0 expire within 30 days · 0 expired · 0 transferred away · 0 failed\n\nNo domains to check.',
     );
@@ -194,7 +196,7 @@ describe('renderDomainExpiry', () => {
     const result = ok('a.example', null, {
       expiryDate: DateTime.fromISO('2026-10-26', { zone: ZONE }).startOf('day'),
     });
-    expect(allLines(renderDomainExpiry([result], 30, today))).toContain(
+    expect(allLines(renderDomainExpiry([result], 30, today, en))).toContain(
       '🟠 **a.example** — 2026-10-26 (in 2 days)',
     );
   });
@@ -218,7 +220,7 @@ describe('renderDomainExpiry', () => {
         input: `${'*'.repeat(2000)}${index}`,
         reason: `\`${'y'.repeat(2000)}\``,
       }));
-      const messages = renderDomainExpiry(results, 30, TODAY, invalid);
+      const messages = renderDomainExpiry(results, 30, TODAY, en, invalid);
       expectWithinLimits(messages);
       // Nothing lost: summary, blank line, then one line per domain and per invalid input.
       const lines = allLines(messages).filter((line) => line !== '');
@@ -233,7 +235,7 @@ describe('renderDomainExpiry', () => {
 
     it('fills embeds up to the description limit and messages up to 10 embeds or 6000 characters', () => {
       const results = Array.from({ length: 300 }, (_, index) => ok(longLabel(index), 400 + index));
-      const messages = renderDomainExpiry(results, 30, TODAY);
+      const messages = renderDomainExpiry(results, 30, TODAY, en);
       expectWithinLimits(messages);
       expect(allLines(messages).filter((line) => line.startsWith('🟢'))).toHaveLength(300);
       // Tightly packed: every message but the last is close to the 6000-character limit.
@@ -245,16 +247,57 @@ describe('renderDomainExpiry', () => {
 
     it('never exceeds 10 embeds in a message with many short lines', () => {
       const results = Array.from({ length: 2000 }, (_, index) => ok(`d${index}.io`, 100));
-      const messages = renderDomainExpiry(results, 30, TODAY);
+      const messages = renderDomainExpiry(results, 30, TODAY, en);
       expectWithinLimits(messages);
       expect(allLines(messages).filter((line) => line.startsWith('🟢'))).toHaveLength(2000);
     });
 
     it('keeps a single huge domain name within the limits', () => {
-      const messages = renderDomainExpiry([ok('x'.repeat(50_000), 5)], 30, TODAY, [
+      const messages = renderDomainExpiry([ok('x'.repeat(50_000), 5)], 30, TODAY, en, [
         { input: 'z'.repeat(50_000), reason: 'r'.repeat(50_000) },
       ]);
       expectWithinLimits(messages);
     });
+  });
+});
+
+describe('renderDomainExpiry in German', () => {
+  it('words the summary, lines, dates and titles in German', () => {
+    const results = [
+      ok('gone.example', -3, { expired: true }),
+      ok('soon.example', 1),
+      ok('sleepy.example', 50, { active: false }),
+      ok('moved.example', null, { transferredAway: true }),
+      failed('broken.example', 'Providerfehler 503'),
+    ];
+    const messages = renderDomainExpiry(results, 1, TODAY, de, [{ input: '', reason: '' }]);
+    expect(messages[0]?.[0]?.title).toBe('Domain-Ablauf');
+    expect(allLines(messages)).toEqual([
+      '5 geprüft · 1 läuft innerhalb von 1 Tag ab · 1 abgelaufen · 1 wegtransferiert · 1 inaktiv · 1 fehlgeschlagen · 1 ungültig',
+      '',
+      '🔴 **gone.example** — 19.11.2026 (seit 3 Tagen abgelaufen)',
+      '🟠 **soon.example** — 23.11.2026 (in 1 Tag)',
+      '🔴 **sleepy.example** — 11.01.2027 (in 50 Tagen) · inaktiv',
+      '🔴 **moved.example** — Ablaufdatum unbekannt · wegtransferiert',
+      '⚠️ **broken.example** — Prüfung fehlgeschlagen: Providerfehler 503',
+      '❔ **(leer)** — ungültig: ungültig',
+    ]);
+  });
+
+  it('uses the plural for several domains and days, and German digit grouping', () => {
+    const lines = allLines(renderDomainExpiry([ok('a.example', 1), ok('b.example', 2)], 1200, TODAY, de));
+    expect(lines[0]).toBe(
+      '2 geprüft · 2 laufen innerhalb von 1.200 Tagen ab · 0 abgelaufen · 0 wegtransferiert · 0 fehlgeschlagen',
+    );
+  });
+
+  it('says so in German when there is nothing to check, and titles continuations', () => {
+    expect(single(renderDomainExpiry([], 30, TODAY, de)).description).toBe(
+      '0 geprüft · 0 laufen innerhalb von 30 Tagen ab · 0 abgelaufen · 0 wegtransferiert · 0 fehlgeschlagen\n\nKeine Domains zu prüfen.',
+    );
+    const many = Array.from({ length: 2000 }, (_, index) => ok(`d${index}.io`, 100));
+    const messages = renderDomainExpiry(many, 30, TODAY, de);
+    expect(messages.length).toBeGreaterThan(1);
+    for (const message of messages.slice(1)) expect(message[0]?.title).toBe('Domain-Ablauf (Fortsetzung)');
   });
 });

@@ -1,0 +1,61 @@
+import { translationOf } from '../defineMessages.js';
+
+/**
+ * /audit and the audit channel. Outcomes (`ok`, `refused`, …) stay as stored: they are the values
+ * /audit's `outcome` option filters by. The CSV export is data, not prose, and stays out of here.
+ */
+export const en = {
+  'audit.title': 'Audit trail',
+  'audit.filter.since': 'since {when}',
+  'audit.filter.by': 'by {user}',
+  'audit.filter.command': 'command {command}',
+  'audit.filter.outcome': 'outcome {outcome}',
+  'audit.filter.target': 'target containing {target}',
+  'audit.no_match': 'No audit entries match: {filter}.',
+  'audit.entries': 'Entries {filter}:',
+  'audit.footer': 'Matches {first}–{last} of {total}',
+  'audit.newer': '◀ Newer',
+  'audit.older': 'Older ▶',
+  'audit.export.capped':
+    '⚠️ `{file}` is capped at {count} of {total} matches (the newest ones); narrow the search for the rest.',
+  'audit.export.all_one': '📎 `{file}` holds all {count} match.',
+  'audit.export.all_other': '📎 `{file}` holds all {count} matches.',
+  'audit.old_button': 'This button belongs to an older /audit answer. Run `/audit` again.',
+  'audit.invalid.not_a_choice': '{value} is not one of the choices',
+  'audit.invalid.one_of': 'one of {choices}',
+  'audit.invalid.not_a_member': '{value} is not a member',
+  'audit.invalid.member_expected': 'a member of this server',
+  'audit.invalid.target_too_long': 'is {length} characters long',
+  'audit.invalid.target_expected': 'at most {max} characters (an emoji counts as two)',
+  'audit.invalid.days_out_of_range': '{days} is out of range',
+  'audit.invalid.days_expected': 'a whole number from 1 to {max}',
+  'audit.line': '{mark} **{outcome}**{detail} · `{command}`{target} · by {who} · ref `{reference}`',
+} as const;
+
+export const de = translationOf(en)({
+  'audit.title': 'Audit-Protokoll',
+  'audit.filter.since': 'seit {when}',
+  'audit.filter.by': 'von {user}',
+  'audit.filter.command': 'Befehl {command}',
+  'audit.filter.outcome': 'Ergebnis {outcome}',
+  'audit.filter.target': 'Ziel enthält {target}',
+  'audit.no_match': 'Keine Einträge im Audit-Protokoll passen: {filter}.',
+  'audit.entries': 'Einträge {filter}:',
+  'audit.footer': 'Treffer {first}–{last} von {total}',
+  'audit.newer': '◀ Neuer',
+  'audit.older': 'Älter ▶',
+  'audit.export.capped':
+    '⚠️ `{file}` ist auf {count} von {total} Treffern begrenzt (die neuesten); grenz die Suche für den Rest weiter ein.',
+  'audit.export.all_one': '📎 `{file}` enthält {count} Treffer.',
+  'audit.export.all_other': '📎 `{file}` enthält alle {count} Treffer.',
+  'audit.old_button': 'Dieser Button gehört zu einer älteren /audit-Antwort. Führ `/audit` noch einmal aus.',
+  'audit.invalid.not_a_choice': '{value} ist keine der Auswahlmöglichkeiten',
+  'audit.invalid.one_of': 'eins von {choices}',
+  'audit.invalid.not_a_member': '{value} ist kein Mitglied',
+  'audit.invalid.member_expected': 'ein Mitglied dieses Servers',
+  'audit.invalid.target_too_long': 'ist {length} Zeichen lang',
+  'audit.invalid.target_expected': 'höchstens {max} Zeichen (ein Emoji zählt doppelt)',
+  'audit.invalid.days_out_of_range': '{days} liegt außerhalb des erlaubten Bereichs',
+  'audit.invalid.days_expected': 'eine ganze Zahl von 1 bis {max}',
+  'audit.line': '{mark} **{outcome}**{detail} · `{command}`{target} · von {who} · Ref. `{reference}`',
+});

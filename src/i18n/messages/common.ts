@@ -1,0 +1,18 @@
+import { translationOf } from '../defineMessages.js';
+
+/** Words several areas use. */
+export const en = {
+  'common.sandbox_notice':
+    '🧪 **{label}** — made-up data from the built-in sandbox; nothing real is read or changed.',
+  'common.yes': 'yes',
+  'common.no': 'no',
+  'common.field_cut': '… ({count} characters, not all shown)',
+} as const;
+
+export const de = translationOf(en)({
+  'common.sandbox_notice':
+    '🧪 **{label}** — erfundene Daten aus der eingebauten Sandbox; nichts wird wirklich gelesen oder geändert.',
+  'common.yes': 'ja',
+  'common.no': 'nein',
+  'common.field_cut': '… ({count} Zeichen, nicht alles angezeigt)',
+});

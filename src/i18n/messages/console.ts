@@ -1,0 +1,143 @@
+import { translationOf } from '../defineMessages.js';
+
+/**
+ * The console's own words (src/console/): usage, prompts, the terminal rendering's labels and the
+ * command-line parser's errors. What the commands answer comes from their own areas.
+ */
+export const en = {
+  'console.usage': `Usage: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/command …"]
+
+Without a command: an interactive session (Tab completes, /help lists the commands, exit quits).
+With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 change not sent).
+  --as TIER   act with this tier (default viewer); the same gates apply as in Discord
+  --yes       confirm a change without asking (one-shot); without it a change only shows its preview
+  --json      print the answer's messages as JSON
+  --no-color  plain text (also NO_COLOR=1)
+  --verbose   log lines on stderr
+Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
+  'console.args.as': '--as takes one of {tiers}',
+  'console.args.unknown_flag': 'unknown flag {flag}\n{usage}',
+  'console.failed': 'hostops console: {problem}',
+  'console.config_invalid': 'HostOps console cannot start, configuration is invalid:\n{problems}',
+  'console.cannot_start': 'HostOps console cannot start: {problem}',
+  'console.invalid_command': 'Invalid command: {problem}',
+  'console.needs_approval':
+    '`{command}` needs a second person to approve it (APPROVAL_REQUIRED): run it in Discord. Nothing was sent.',
+  'console.modal_needs_text': '{title}: give the text as an option, or pipe it on stdin.',
+  'console.not_sent': 'Not sent: this is a change. Run it again with --yes to confirm it.',
+  'console.form': 'Form',
+  'console.form_example': 'e.g.\n{example}',
+  'console.form_prompt': '{title}\n{label}\nOne per line; an empty line submits.',
+  'console.form_empty': 'Nothing entered; the form is closed.',
+  'console.welcome':
+    'HostOps console — acting as {tier} ({user}) on {api}. /help lists the commands; Tab completes; exit quits.',
+  'console.welcome.sandbox': 'the SANDBOX API (made-up data)',
+  'console.help_note':
+    'Console: positional values fill required options in order, name:value sets any option, quotes group words. Changes wait for {confirm} or {cancel}.',
+  'console.type_button_or_command': 'Type {buttons}, or a command starting with /.',
+  'console.commands_start': 'Commands start with / (try /help); exit quits.',
+  'console.type_buttons': 'Type {buttons}.',
+  'console.either': '{first} or {second}',
+  'console.status.ok': 'ok',
+  'console.status.error': 'error',
+  'console.status.warning': 'warning',
+  'console.status.attention': 'attention',
+  'console.status.note': 'note',
+  'console.status.info': 'info',
+  'console.line.unclosed_double': 'unclosed double quote',
+  'console.line.unclosed_single': 'unclosed single quote',
+  'console.line.empty': 'empty command',
+  'console.line.unknown_command': 'unknown command /{command}; commands: {commands}',
+  'console.line.needs_subcommand': '{path} needs a subcommand: {names}',
+  'console.line.no_subcommand': '{path} has no subcommand {name}; choose one of: {names}',
+  'console.line.option_twice': 'option {option} is given twice',
+  'console.line.no_option': '{path} has no option {name}; {options}',
+  'console.line.takes_no_options': 'it takes no options',
+  'console.line.its_options': 'its options: {options}',
+  'console.line.too_many_values':
+    'too many values for {path}: {value} is not taken by any option (quote values with spaces)',
+  'console.line.missing': '{path} is missing {options}',
+  'console.line.option': 'option {option}: {problem}',
+  'console.line.not_whole_number': '{value} is not a whole number',
+  'console.line.not_number': '{value} is not a number',
+  'console.line.too_large': '{value} is too large',
+  'console.line.below_minimum': '{value} is below the minimum of {minimum}',
+  'console.line.above_maximum': '{value} is above the maximum of {maximum}',
+  'console.line.not_boolean': '{value} is not true or false',
+  'console.line.empty_value': 'is empty',
+  'console.line.too_short': 'is shorter than {length} characters',
+  'console.line.too_long': 'is longer than {length} characters',
+  'console.line.not_discord_id': '{value} is not a Discord id (17–20 digits)',
+  'console.line.no_files': 'this kind of option (a file) cannot be given in the console',
+  'console.line.not_a_choice': '{value} is not one of: {choices}',
+} as const;
+
+export const de = translationOf(en)({
+  'console.usage': `Aufruf: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/befehl …"]
+
+Ohne Befehl: eine interaktive Sitzung (Tab ergänzt, /help listet die Befehle, exit beendet).
+Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig, 3 abgelehnt, 4 Änderung nicht gesendet).
+  --as STUFE  mit dieser Stufe handeln (Standard: viewer); es gelten dieselben Prüfungen wie in Discord
+  --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
+  --json      die Nachrichten der Antwort als JSON ausgeben
+  --no-color  reiner Text (auch NO_COLOR=1)
+  --verbose   Logzeilen auf stderr
+Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
+  'console.args.as': '--as nimmt eins von {tiers}',
+  'console.args.unknown_flag': 'unbekannter Schalter {flag}\n{usage}',
+  'console.failed': 'hostops console: {problem}',
+  'console.config_invalid':
+    'Die HostOps-Konsole kann nicht starten, die Konfiguration ist ungültig:\n{problems}',
+  'console.cannot_start': 'Die HostOps-Konsole kann nicht starten: {problem}',
+  'console.invalid_command': 'Ungültiger Befehl: {problem}',
+  'console.needs_approval':
+    '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED): führ es in Discord aus. Es wurde nichts gesendet.',
+  'console.modal_needs_text': '{title}: gib den Text als Option an oder leite ihn über stdin ein.',
+  'console.not_sent':
+    'Nicht gesendet: das ist eine Änderung. Führ sie mit --yes noch einmal aus, um sie zu bestätigen.',
+  'console.form': 'Formular',
+  'console.form_example': 'z. B.\n{example}',
+  'console.form_prompt': '{title}\n{label}\nEine pro Zeile; eine leere Zeile schickt ab.',
+  'console.form_empty': 'Nichts eingegeben; das Formular ist geschlossen.',
+  'console.welcome':
+    'HostOps-Konsole — du handelst als {tier} ({user}) auf {api}. /help listet die Befehle; Tab ergänzt; exit beendet.',
+  'console.welcome.sandbox': 'der SANDBOX-API (erfundene Daten)',
+  'console.help_note':
+    'Konsole: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach, name:wert setzt eine beliebige Option, Anführungszeichen fassen Wörter zusammen. Änderungen warten auf {confirm} oder {cancel}.',
+  'console.type_button_or_command': 'Gib {buttons} oder einen Befehl mit / am Anfang ein.',
+  'console.commands_start': 'Befehle beginnen mit / (versuch /help); exit beendet.',
+  'console.type_buttons': 'Gib {buttons} ein.',
+  'console.either': '{first} oder {second}',
+  'console.status.ok': 'ok',
+  'console.status.error': 'Fehler',
+  'console.status.warning': 'Warnung',
+  'console.status.attention': 'Achtung',
+  'console.status.note': 'Hinweis',
+  'console.status.info': 'Info',
+  'console.line.unclosed_double': 'doppeltes Anführungszeichen nicht geschlossen',
+  'console.line.unclosed_single': 'einfaches Anführungszeichen nicht geschlossen',
+  'console.line.empty': 'leerer Befehl',
+  'console.line.unknown_command': 'unbekannter Befehl /{command}; Befehle: {commands}',
+  'console.line.needs_subcommand': '{path} braucht einen Unterbefehl: {names}',
+  'console.line.no_subcommand': '{path} hat keinen Unterbefehl {name}; wähl einen von: {names}',
+  'console.line.option_twice': 'Option {option} ist doppelt angegeben',
+  'console.line.no_option': '{path} hat keine Option {name}; {options}',
+  'console.line.takes_no_options': 'er nimmt keine Optionen',
+  'console.line.its_options': 'seine Optionen: {options}',
+  'console.line.too_many_values':
+    'zu viele Werte für {path}: {value} gehört zu keiner Option (setz Werte mit Leerzeichen in Anführungszeichen)',
+  'console.line.missing': '{path}: es fehlt {options}',
+  'console.line.option': 'Option {option}: {problem}',
+  'console.line.not_whole_number': '{value} ist keine ganze Zahl',
+  'console.line.not_number': '{value} ist keine Zahl',
+  'console.line.too_large': '{value} ist zu groß',
+  'console.line.below_minimum': '{value} liegt unter dem Minimum von {minimum}',
+  'console.line.above_maximum': '{value} liegt über dem Maximum von {maximum}',
+  'console.line.not_boolean': '{value} ist weder true noch false',
+  'console.line.empty_value': 'ist leer',
+  'console.line.too_short': 'ist kürzer als {length} Zeichen',
+  'console.line.too_long': 'ist länger als {length} Zeichen',
+  'console.line.not_discord_id': '{value} ist keine Discord-ID (17–20 Ziffern)',
+  'console.line.no_files': 'diese Art Option (eine Datei) kann in der Konsole nicht angegeben werden',
+  'console.line.not_a_choice': '{value} ist keins von: {choices}',
+});

@@ -1,0 +1,48 @@
+import { translationOf } from '../defineMessages.js';
+
+/** /server: log entries, reverse DNS, and server id suggestions. */
+export const en = {
+  'server.log.title': 'Server {id} — log entry',
+  'server.log.type': 'Type',
+  'server.log.status': 'Status',
+  'server.log.started': 'Started',
+  'server.log.ended': 'Ended',
+  'server.log.duration': 'Duration',
+  'server.log.still_running': 'still running',
+  'server.duration.seconds': '{value} s',
+  'server.duration.minutes': '{value} min',
+  'server.duration.hours': '{value} h',
+  'server.duration.days': '{value} d',
+  'server.rdns.title': 'Set reverse DNS',
+  'server.rdns.server_id': 'Server id',
+  'server.rdns.ip': 'IP',
+  'server.rdns.hostname': 'Host name (rDNS)',
+  'server.rdns.validate': 'Validate first',
+  'server.rdns.summary': 'reverse DNS of {ip} (server {server}) → {hostname}',
+  'server.rdns.done': 'Reverse DNS set',
+  'server.rdns.record': '🛠️ {requester} set the {summary}.',
+  'server.suggestion': 'server {id}',
+} as const;
+
+export const de = translationOf(en)({
+  'server.log.title': 'Server {id} — Logeintrag',
+  'server.log.type': 'Typ',
+  'server.log.status': 'Status',
+  'server.log.started': 'Gestartet',
+  'server.log.ended': 'Beendet',
+  'server.log.duration': 'Dauer',
+  'server.log.still_running': 'läuft noch',
+  'server.duration.seconds': '{value} s',
+  'server.duration.minutes': '{value} min',
+  'server.duration.hours': '{value} h',
+  'server.duration.days': '{value} Tg.',
+  'server.rdns.title': 'Reverse-DNS setzen',
+  'server.rdns.server_id': 'Server-ID',
+  'server.rdns.ip': 'IP',
+  'server.rdns.hostname': 'Hostname (rDNS)',
+  'server.rdns.validate': 'Vorher prüfen',
+  'server.rdns.summary': 'Reverse-DNS von {ip} (Server {server}) → {hostname}',
+  'server.rdns.done': 'Reverse-DNS gesetzt',
+  'server.rdns.record': '🛠️ {requester} hat {summary} gesetzt.',
+  'server.suggestion': 'Server {id}',
+});

@@ -1,0 +1,98 @@
+// The process tests run what production runs: the TypeScript build (`tsc -p tsconfig.build.json`, as
+// `npm start`, `npm run deploy-commands` and `npm run migrate-store` do) executed by plain `node`.
+//
+// It is built once per vitest run, incrementally, into a folder of its own under node_modules/.cache
+// (node resolves the dependencies and the package's "type": "module" from there exactly as from dist/),
+// so a test run never rewrites the dist/ that `npm start` or `npm run bench` may be running from.
+//
+// Importing this module adds a beforeAll to the importing test file that waits for that build: the first
+// process test file of a run pays for it (a few seconds incrementally), the others find it done.
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, inject } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+export const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'hostops-test-build');
+const MARKER = join(BUILD_DIR, '.built-for-run');
+const LOCK = `${BUILD_DIR}.lock`;
+/** A full build on a loaded two-core machine takes well under a minute; the lock of a crashed run is older. */
+const BUILD_TIMEOUT_MS = 180_000;
+
+let building: Promise<void> | undefined;
+
+/** Builds once per vitest run (shared by every worker through a marker file and a lock directory). */
+export function ensureBuilt(): Promise<void> {
+  building ??= buildOnce();
+  return building;
+}
+
+/** Node arguments that run one of our entry points from the build, e.g. `src/index.ts`. */
+export function builtEntryArgs(relativeEntry: string): string[] {
+  return [join(BUILD_DIR, relativeEntry.replace(/\.ts$/, '.js'))];
+}
+
+async function builtForThisRun(runId: string): Promise<boolean> {
+  try {
+    return (await readFile(MARKER, 'utf8')) === runId;
+  } catch {
+    return false;
+  }
+}
+
+async function buildOnce(): Promise<void> {
+  const runId = inject('testRunId');
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  for (;;) {
+    if (await builtForThisRun(runId)) return;
+    await mkdir(dirname(LOCK), { recursive: true });
+    try {
+      await mkdir(LOCK);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+      // Another worker is building; a lock left by a killed run is taken over once it is old.
+      const age = await stat(LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > BUILD_TIMEOUT_MS) await rm(LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for another worker to build');
+      await sleep(100);
+      continue;
+    }
+    try {
+      if (await builtForThisRun(runId)) return;
+      await tsc();
+      await writeFile(join(BUILD_DIR, 'package.json'), '{ "type": "module" }\n');
+      await writeFile(MARKER, runId);
+      return;
+    } finally {
+      await rm(LOCK, { recursive: true, force: true });
+    }
+  }
+}
+
+function tsc(): Promise<void> {
+  const args = [
+    join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    join(ROOT, 'tsconfig.build.json'),
+    '--outDir',
+    BUILD_DIR,
+    '--incremental',
+    '--tsBuildInfoFile',
+    join(BUILD_DIR, '.tsbuildinfo'),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: ROOT, timeout: BUILD_TIMEOUT_MS }, (error, stdout) => {
+      // tsc exits 2 when it found type errors but emitted everything (the typecheck step reports
+      // those); any other failure means there is nothing to run.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (error && code !== 2) reject(new Error(`the build failed (${String(code)}):\n${stdout}`));
+      else resolve();
+    });
+  });
+}
+
+beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
