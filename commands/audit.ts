@@ -7,8 +7,8 @@ import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/a
 import type { Ending } from '../src/discord/Answers.js';
 import {
   type CommandContext,
-  type CommandModule,
   type ComponentHandler,
+  defineCommand,
   GUILD_ONLY,
   type PreviewFile,
   type ReadAnswer,
@@ -235,15 +235,8 @@ function parseRequest({ interaction }: CommandContext): AuditRequest {
   if (target !== undefined) query.target = target;
   const outcome = oneOf('outcome', options.getString('outcome'), AUDIT_OUTCOMES);
   if (outcome !== undefined) query.outcome = outcome;
+  // Its range (1 to MAX_DAYS) is the definition's, checked by the router before this runs.
   const days = options.getInteger('days') ?? DEFAULT_DAYS;
-  if (!Number.isSafeInteger(days) || days < 1 || days > MAX_DAYS) {
-    // As typed, and the bound as Discord shows it: no grouping (`3650`).
-    throw new InvalidOptionError(
-      'days',
-      message('audit.invalid.days_out_of_range', { days: String(days) }),
-      message('audit.invalid.days_expected', { max: String(MAX_DAYS) }),
-    );
-  }
   // Audit entries carry real-world times (not the calendar tests may pin through `context.now`).
   query.since = Math.floor(Date.now() / 1000) - days * DAY_SECONDS;
   return { query, days, export: options.getBoolean('export') ?? false };
@@ -346,8 +339,7 @@ const paging: ComponentHandler = {
   },
 };
 
-export const audit: CommandModule = {
-  definition,
+export const audit = defineCommand(definition, {
   subcommands: {
     '': read({
       tier: 'operator',
@@ -358,4 +350,4 @@ export const audit: CommandModule = {
     }),
   },
   components: { audit: paging },
-};
+});

@@ -8,8 +8,8 @@ import pLimit from 'p-limit';
 import {
   type ChangePreview,
   type CommandContext,
-  type CommandModule,
   change,
+  defineCommand,
   GUILD_ONLY,
   type PreviewField,
   read,
@@ -40,7 +40,6 @@ const CONTACTS = [
   {
     option: 'owner',
     apiName: 'ownerC',
-    defaultKey: 'owner',
     variable: 'DEFAULT_OWNER_C',
     label: 'Owner contact',
     key: 'domain.contact.owner',
@@ -48,7 +47,6 @@ const CONTACTS = [
   {
     option: 'admin',
     apiName: 'adminC',
-    defaultKey: 'admin',
     variable: 'DEFAULT_ADMIN_C',
     label: 'Admin contact',
     key: 'domain.contact.admin',
@@ -56,7 +54,6 @@ const CONTACTS = [
   {
     option: 'tech',
     apiName: 'techC',
-    defaultKey: 'tech',
     variable: 'DEFAULT_TECH_C',
     label: 'Tech contact',
     key: 'domain.contact.tech',
@@ -64,7 +61,6 @@ const CONTACTS = [
   {
     option: 'zone',
     apiName: 'zoneC',
-    defaultKey: 'zone',
     variable: 'DEFAULT_ZONE_C',
     label: 'Zone contact',
     key: 'domain.contact.zone',
@@ -200,10 +196,10 @@ function parseRegistration({ interaction, config }: CommandContext): Registratio
       message('domain.register.same_ns', { ns1 }),
       message('domain.register.second_ns'),
     );
+  // The option and its default in config.contactDefaults share one name.
   const [ownerC, adminC, techC, zoneC] = CONTACTS.map((contact) => {
     const value =
-      optionalStringOption(options, contact.option, parseHandle) ??
-      config.contactDefaults[contact.defaultKey];
+      optionalStringOption(options, contact.option, parseHandle) ?? config.contactDefaults[contact.option];
     if (value === undefined) {
       throw new InvalidOptionError(
         contact.option,
@@ -414,8 +410,7 @@ const dns = change<DnsSubmission>({
   },
 });
 
-export const domain: CommandModule = {
-  definition,
+export const domain = defineCommand(definition, {
   subcommands: {
     info: read({
       tier: 'viewer',
@@ -468,4 +463,4 @@ export const domain: CommandModule = {
     register,
     dns,
   },
-};
+});

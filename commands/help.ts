@@ -6,7 +6,7 @@ import {
 import { canRun, channelAllowed } from '../src/discord/access.js';
 import {
   type CommandContext,
-  type CommandModule,
+  defineCommand,
   GUILD_ONLY,
   type ReplyBody,
 } from '../src/discord/CommandModule.js';
@@ -60,7 +60,6 @@ function respond({ commands, tier, config, interaction, t }: CommandContext): Re
   };
 }
 
-export const help: CommandModule = {
-  definition,
+export const help = defineCommand(definition, {
   subcommands: { '': { kind: 'info', tier: 'everyone', anywhere: true, respond } },
-};
+});

@@ -4,8 +4,8 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { type CommandModule, change, GUILD_ONLY } from '../src/discord/CommandModule.js';
-import { integerOption, stringOption } from '../src/discord/options.js';
+import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
 import { literal } from '../src/discord/render/literal.js';
@@ -77,8 +77,7 @@ const accountFields = (user: Account, show: (text: string) => string, t: Transla
 const exactly = literal;
 const asEchoed = (text: string) => escapeUserText(text, 1024);
 
-export const musicbot: CommandModule = {
-  definition,
+export const musicbot = defineCommand(definition, {
   subcommands: {
     create: change({
       tier: 'operator',
@@ -87,7 +86,7 @@ export const musicbot: CommandModule = {
         username: stringOption(interaction.options, 'username', parseUsername),
         email: stringOption(interaction.options, 'email', parseEmail),
         storage: stringOption(interaction.options, 'storage', parseStorageSize),
-        bots: integerOption(interaction.options, 'bots', 1, 1000),
+        bots: interaction.options.getInteger('bots', true),
       }),
       target: ({ username }) => username,
       preview: (account, t) => ({
@@ -135,4 +134,4 @@ export const musicbot: CommandModule = {
       },
     }),
   },
-};
+});

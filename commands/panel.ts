@@ -4,7 +4,7 @@ import {
   userMention,
 } from 'discord.js';
 import { maskSecret } from '../src/changes/maskSecret.js';
-import { type CommandModule, change, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
@@ -48,8 +48,7 @@ const parseLicense = (raw: string) =>
     expected: message('panel.license.expected'),
   });
 
-export const panel: CommandModule = {
-  definition,
+export const panel = defineCommand(definition, {
   subcommands: {
     bind: change({
       tier: 'operator',
@@ -89,4 +88,4 @@ export const panel: CommandModule = {
       },
     }),
   },
-};
+});

@@ -3,8 +3,8 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { type CommandModule, change, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
-import { integerOption, stringOption } from '../src/discord/options.js';
+import { change, defineCommand, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
+import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
@@ -64,13 +64,12 @@ export const definition = {
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-export const server: CommandModule = {
-  definition,
+export const server = defineCommand(definition, {
   subcommands: {
     logs: read({
       tier: 'viewer',
       autocomplete: suggestServerIds,
-      parse: ({ interaction }) => integerOption(interaction.options, 'id', 1),
+      parse: ({ interaction }) => interaction.options.getInteger('id', true),
       target: (serverId) => `server ${serverId}`,
       run: async ({ hosting, correlationId, t }, serverId) => {
         const entry = await hosting.getServerLog(serverId, { correlationId });
@@ -84,7 +83,7 @@ export const server: CommandModule = {
       // A PUT: sending it again after an unknown outcome is safe.
       repeatable: true,
       parse: ({ interaction }) => ({
-        serverId: integerOption(interaction.options, 'id', 1),
+        serverId: interaction.options.getInteger('id', true),
         ip: stringOption(interaction.options, 'ip', parseIpv4WithPrefix),
         hostname: stringOption(interaction.options, 'hostname', parseHostname),
         validate: interaction.options.getBoolean('validate') ?? true,
@@ -125,4 +124,4 @@ export const server: CommandModule = {
       },
     }),
   },
-};
+});

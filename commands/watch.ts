@@ -14,8 +14,8 @@ import {
 import { request } from 'undici';
 import {
   type CommandContext,
-  type CommandModule,
   type ComponentHandler,
+  defineCommand,
   GUILD_ONLY,
   type ReadAnswer,
   read,
@@ -570,8 +570,7 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
   };
 }
 
-export const watch: CommandModule = {
-  definition,
+export const watch = defineCommand(definition, {
   subcommands: {
     add: read<AddRequest>({
       tier: 'operator',
@@ -604,4 +603,4 @@ export const watch: CommandModule = {
     }),
   },
   components: { watchlist: paging },
-};
+});

@@ -2,6 +2,7 @@ import {
   type APIActionRowComponent,
   type APIButtonComponent,
   type APIEmbed,
+  type ApplicationCommandOptionType,
   ApplicationIntegrationType,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
@@ -187,6 +188,28 @@ export interface CommandModule {
    * 100 characters in all (Discord's limit).
    */
   components?: Record<string, ComponentHandler>;
+}
+
+/** The names of a definition's subcommands, or `''` for a command without any. */
+export type SubcommandNames<D extends RESTPostAPIChatInputApplicationCommandsJSONBody> = [
+  Extract<NonNullable<D['options']>[number], { type: ApplicationCommandOptionType.Subcommand }>,
+] extends [never]
+  ? ''
+  : Extract<NonNullable<D['options']>[number], { type: ApplicationCommandOptionType.Subcommand }>['name'];
+
+/**
+ * A command module whose handlers match its definition: one per subcommand the definition declares,
+ * no more and no fewer (the typecheck says which is missing or extra). Option limits (`min_value`,
+ * `max_length`, …) are written in the definition only: the router checks them before any handler.
+ */
+export function defineCommand<const D extends RESTPostAPIChatInputApplicationCommandsJSONBody>(
+  definition: D,
+  handlers: {
+    subcommands: { [K in SubcommandNames<D>]: Subcommand };
+    components?: Record<string, ComponentHandler>;
+  },
+): CommandModule {
+  return { definition, ...handlers };
 }
 
 /** A read's answer; `files` become attachments. */

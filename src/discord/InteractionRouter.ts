@@ -1,4 +1,6 @@
 import {
+  type APIApplicationCommandOption,
+  ApplicationCommandOptionType,
   type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
@@ -32,6 +34,7 @@ import {
   type ModalRequest,
   type Subcommand,
 } from './CommandModule.js';
+import { checkOptionLimits } from './checkOptionLimits.js';
 import { PendingStore } from './PendingStore.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { RefusalError, restarting, UserError } from './UserError.js';
@@ -83,6 +86,8 @@ const AUTOCOMPLETE_BUDGET_MS = 1500;
 export class InteractionRouter {
   readonly #deps: RouterDeps;
   readonly #subcommands = new Map<string, Subcommand>();
+  /** The options each subcommand's definition declares, with their limits. */
+  readonly #options = new Map<string, readonly APIApplicationCommandOption[]>();
   readonly #components = new Map<string, ComponentHandler>();
   readonly #modals = new PendingStore<PendingModal>(MODAL_TTL_MS, () => {});
   readonly #inFlight = new Set<Promise<void>>();
@@ -100,6 +105,7 @@ export class InteractionRouter {
       for (const [name, subcommand] of Object.entries(module.subcommands)) {
         const label = commandLabel(module.definition.name, name);
         this.#subcommands.set(label, subcommand);
+        this.#options.set(label, optionsOf(module.definition, name));
         if (subcommand.kind === 'change') specs.set(label, subcommand);
       }
     }
@@ -300,6 +306,7 @@ export class InteractionRouter {
       // A read answered in the channel speaks the channel's language; everything else the invoker's.
       const inChannel = subcommand.kind === 'read' && subcommand.ephemeral !== true;
       const context = this.#context(interaction, invocation, tier, inChannel);
+      checkOptionLimits(this.#options.get(label) ?? [], interaction.options);
       switch (subcommand.kind) {
         case 'info':
           await this.#answers.acknowledge(
@@ -490,6 +497,18 @@ function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInte
     interaction.options.getSubcommand(false),
   ].filter((part): part is string => Boolean(part));
   return `/${parts.join(' ')}`;
+}
+
+/** The options of one subcommand (or of a command without subcommands, key ''). */
+function optionsOf(
+  definition: CommandModule['definition'],
+  subcommand: string,
+): readonly APIApplicationCommandOption[] {
+  if (subcommand === '') return definition.options ?? [];
+  const found = definition.options?.find(
+    (option) => option.type === ApplicationCommandOptionType.Subcommand && option.name === subcommand,
+  );
+  return found && 'options' in found ? (found.options ?? []) : [];
 }
 
 /** `/domain info`, or `/help` for a command without subcommands (key ''). */

@@ -298,11 +298,11 @@ describe('/domain expiry', () => {
   });
 
   it('checks 50 domains and splits the answer across embeds and messages within Discord limits', async () => {
-    // Long names: 50 lines of ~250 characters cannot fit one 4096-character description or one message.
+    // Long names, within the option's 6000 characters: 50 answer lines of ~170 characters cannot fit one
+    // 4096-character description or one 6000-character message.
     const names = Array.from(
       { length: 50 },
-      (_, n) =>
-        `${'a'.repeat(58)}${String(n).padStart(2, '0')}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(50)}.com`,
+      (_, n) => `${'a'.repeat(40)}${String(n).padStart(2, '0')}.${'b'.repeat(63)}.com`,
     );
     const i = t.command({
       commandName: 'domain',

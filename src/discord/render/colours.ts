@@ -7,6 +7,3 @@ export const Colour = {
   neutral: 0x95a5a6,
   info: 0x3498db,
 } as const;
-
-export type ColourName = keyof typeof Colour;
-export type ColourValue = (typeof Colour)[ColourName];

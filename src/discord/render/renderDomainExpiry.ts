@@ -3,13 +3,14 @@ import type { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
 import type { Translator } from '../../i18n/Translator.js';
 import { cutText } from '../../text/cutText.js';
+import type { ParsedDomain } from '../../validation/parseDomain.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
 import { escapeUserText } from './escapeUserText.js';
-import type { DomainName } from './renderDomainInfo.js';
+import { expiryLevel } from './renderDomainInfo.js';
 
 export interface ExpiryResult {
-  domain: DomainName;
+  domain: ParsedDomain;
   info?: DomainInfo;
   /** Already a short user-facing reason; wins over `info` when both are set. */
   error?: string;
@@ -97,10 +98,7 @@ function describeResult(
   if (info.transferredAway) tally.transferred += 1;
   if (!info.active) tally.inactive += 1;
 
-  let mark: string = ExpiryMark.green;
-  if (expired || info.transferredAway || !info.active) mark = ExpiryMark.red;
-  else if (days === null) mark = ExpiryMark.unknown;
-  else if (within) mark = ExpiryMark.orange;
+  const mark = ExpiryMark[expiryLevel(info, days, withinDays)];
 
   const flags: string[] = [];
   // A date in the past already says "expired …"; the flag is worth a word only when the date does not.

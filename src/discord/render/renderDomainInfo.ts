@@ -3,14 +3,10 @@ import { DateTime } from 'luxon';
 import type { DomainInfo } from '../../hosting/HostingClient.js';
 import type { Translator } from '../../i18n/Translator.js';
 import { cutText } from '../../text/cutText.js';
+import type { ParsedDomain } from '../../validation/parseDomain.js';
 import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
 import { escapeUserText } from './escapeUserText.js';
-
-export interface DomainName {
-  ascii: string;
-  unicode: string;
-}
 
 /** Expiring within this many days (0 included) turns the domain embed orange. */
 export const EXPIRY_WARNING_DAYS = 30;
@@ -26,9 +22,29 @@ export function discordDate(date: DateTime): string {
 }
 
 /** Something is wrong with the domain itself, whatever its date says. */
-export function hasRedFlag(info: DomainInfo): boolean {
-  return info.expired || info.transferredAway || !info.active;
+export type ExpiryLevel = 'red' | 'orange' | 'green' | 'unknown';
+
+/**
+ * The one rule for how bad a domain's state is, for /domain info's colour and /domain expiry's marks.
+ * Red: expired (flagged, or the date is past), transferred away, or inactive; orange: expires within
+ * `withinDays` (today included); green: later; unknown: no expiry date and nothing red.
+ */
+export function expiryLevel(
+  info: Pick<DomainInfo, 'expired' | 'transferredAway' | 'active'>,
+  days: number | null,
+  withinDays: number,
+): ExpiryLevel {
+  if (info.expired || info.transferredAway || !info.active || (days !== null && days < 0)) return 'red';
+  if (days === null) return 'unknown';
+  return days <= withinDays ? 'orange' : 'green';
 }
+
+const LEVEL_COLOUR: Record<ExpiryLevel, number> = {
+  red: Colour.danger,
+  orange: Colour.orange,
+  green: Colour.success,
+  unknown: Colour.neutral,
+};
 
 /** The mark says whether the value is good news, so "Expired: yes" is never shown with a check mark. */
 function flag(value: boolean, good: boolean, t: Translator): string {
@@ -41,21 +57,16 @@ function flag(value: boolean, good: boolean, t: Translator): string {
  * no red flag. In t's language; the date is a Discord timestamp, shown in each reader's own format.
  */
 export function renderDomainInfo(
-  domain: DomainName,
+  domain: ParsedDomain,
   info: DomainInfo,
   today: DateTime,
   t: Translator,
 ): APIEmbed {
   const days = info.expiryDate ? daysUntil(info.expiryDate, today) : null;
 
-  let color: number = Colour.neutral;
-  if (hasRedFlag(info) || (days !== null && days < 0)) color = Colour.danger;
-  else if (days !== null && days <= EXPIRY_WARNING_DAYS) color = Colour.orange;
-  else if (days !== null) color = Colour.success;
-
   const embed: APIEmbed = {
     title: escapeUserText(domain.unicode, 256),
-    color,
+    color: LEVEL_COLOUR[expiryLevel(info, days, EXPIRY_WARNING_DAYS)],
     fields: [
       {
         name: t('domain.info.expires'),

@@ -27,8 +27,6 @@ export const en = {
   'audit.invalid.member_expected': 'a member of this server',
   'audit.invalid.target_too_long': 'is {length} characters long',
   'audit.invalid.target_expected': 'at most {max} characters (an emoji counts as two)',
-  'audit.invalid.days_out_of_range': '{days} is out of range',
-  'audit.invalid.days_expected': 'a whole number from 1 to {max}',
   'audit.line': '{mark} **{outcome}**{detail} · `{command}`{target} · by {who} · ref `{reference}`',
 } as const;
 
@@ -55,7 +53,5 @@ export const de = translationOf(en)({
   'audit.invalid.member_expected': 'ein Mitglied dieses Servers',
   'audit.invalid.target_too_long': 'ist {length} Zeichen lang',
   'audit.invalid.target_expected': 'höchstens {max} Zeichen (ein Emoji zählt doppelt)',
-  'audit.invalid.days_out_of_range': '{days} liegt außerhalb des erlaubten Bereichs',
-  'audit.invalid.days_expected': 'eine ganze Zahl von 1 bis {max}',
   'audit.line': '{mark} **{outcome}**{detail} · `{command}`{target} · von {who} · Ref. `{reference}`',
 });

@@ -52,6 +52,11 @@ export const en = {
   // Whole numbers (integer options).
   'validation.integer.out_of_range': '{value} is out of range',
   'validation.integer.expected': 'a whole number from {min} to {max}',
+  'validation.number.expected': 'a number from {min} to {max}',
+  'validation.option.length_one': 'is {count} character long',
+  'validation.option.length_other': 'is {count} characters long',
+  'validation.option.at_most': 'at most {max} characters',
+  'validation.option.at_least': 'at least {min} characters',
 
   // E-mail addresses.
   'validation.email.expected': 'an e-mail address such as admin@example.com',
@@ -210,6 +215,11 @@ export const de = translationOf(en)({
 
   'validation.integer.out_of_range': '{value} liegt außerhalb des erlaubten Bereichs',
   'validation.integer.expected': 'eine ganze Zahl von {min} bis {max}',
+  'validation.number.expected': 'eine Zahl von {min} bis {max}',
+  'validation.option.length_one': 'ist {count} Zeichen lang',
+  'validation.option.length_other': 'ist {count} Zeichen lang',
+  'validation.option.at_most': 'höchstens {max} Zeichen',
+  'validation.option.at_least': 'mindestens {min} Zeichen',
 
   'validation.email.expected': 'eine E-Mail-Adresse wie admin@example.com',
   'validation.email.missing': 'keine E-Mail-Adresse angegeben',
