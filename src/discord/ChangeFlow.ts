@@ -495,6 +495,23 @@ export class ChangeFlow {
           'the replica sending this change stopped; outcome unknown',
         );
         await this.#deps.answers.finish(invocation, 'unknown', 'replica stopped');
+        // Its prompt still says "Sending…" and only the dead replica could have edited it: the channel
+        // is told instead, naming the requester, so nobody sends it again blindly.
+        if (record.channelId) {
+          const t = this.#channelT;
+          await this.#deps.messages
+            .post(record.channelId, {
+              content: t('changes.orphan.unknown', {
+                requester: userMention(record.requestedById),
+                command: record.command,
+                target: record.target ?? '',
+                reference: t('errors.reference', { id: record.correlationId }),
+              }),
+            })
+            .catch((error: unknown) => {
+              invocation.logger.warn({ err: error }, 'could not post the unknown outcome');
+            });
+        }
       }
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'could not sweep expired changes');

@@ -584,5 +584,23 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     expect(dead.lines.some(logged('the replica sending this change stopped; outcome unknown'))).toBe(false);
     // Never sent again.
     expect(bindCalls(HANGING_LICENSE)).toHaveLength(1);
+    // The prompt still says "Sending…" (only the dead replica held its token): the channel is told
+    // instead, once, naming the requester and the reference.
+    const { discord } = started().f;
+    const told = await until(
+      () => {
+        const found = discord
+          .channelMessages()
+          .filter((m) => m.content.includes('**outcome unknown** for `/panel bind`'));
+        return found.length > 0 ? found : undefined;
+      },
+      'the channel told of the unknown outcome',
+      5_000,
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]?.content).toMatch(
+      /^⚠️ <@\d+>: \*\*outcome unknown\*\* for `\/panel bind` .* Reference: `[^`]+`\.$/,
+    );
+    expect(told[0]?.content).not.toContain(HANGING_LICENSE);
   }, 45_000);
 });

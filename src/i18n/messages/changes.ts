@@ -58,6 +58,8 @@ export const en = {
   'changes.outcome.repeatable_unknown':
     '**Outcome unknown** — {reason}. This change is safe to send again. {reference}',
   'changes.outcome.no_answer': 'no answer from the provider within {seconds} s',
+  'changes.orphan.unknown':
+    '⚠️ {requester}: **outcome unknown** for `{command}` {target} — the HostOps replica sending it stopped before the provider answered. Check before trying again. {reference}',
   'changes.read_back.checking': 'Checking with the provider whether it took effect…',
   'changes.read_back.took_effect': '{requester}: {title} took effect after all — {text}',
   'changes.read_back.still_unknown_one':
@@ -124,6 +126,8 @@ export const de = translationOf(en)({
   'changes.outcome.repeatable_unknown':
     '**Ergebnis unbekannt** — {reason}. Diese Änderung kann gefahrlos noch einmal gesendet werden. {reference}',
   'changes.outcome.no_answer': 'keine Antwort vom Provider innerhalb von {seconds} s',
+  'changes.orphan.unknown':
+    '⚠️ {requester}: **Ergebnis unbekannt** für `{command}` {target} — das HostOps-Replikat, das die Änderung sendete, hielt an, bevor der Provider antwortete. Prüf es, bevor du es noch einmal versuchst. {reference}',
   'changes.read_back.checking': 'Frage beim Provider nach, ob die Änderung gewirkt hat…',
   'changes.read_back.took_effect': '{requester}: {title} hat doch gewirkt — {text}',
   'changes.read_back.still_unknown_one':
