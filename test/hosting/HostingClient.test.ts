@@ -601,7 +601,7 @@ describe('connections', () => {
       inFlight.now++;
       inFlight.max = Math.max(inFlight.max, inFlight.now);
       // Held until all three connections are busy (or long enough to show they never will be).
-      const deadline = performance.now() + 2_000;
+      const deadline = performance.now() + 5_000;
       while (inFlight.now < 3 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       await new Promise((r) => setTimeout(r, 20));
       inFlight.now--;

@@ -454,7 +454,7 @@ export class FakeDiscord {
     );
   }
 
-  waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs = 5000): Promise<RecordedRequest> {
+  waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
     const existing = this.requests.find(predicate);
     if (existing !== undefined) return Promise.resolve(existing);
     return this.#wait<RecordedRequest>(

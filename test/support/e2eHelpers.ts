@@ -304,7 +304,7 @@ export function publicBodies(t: TestBot): Json[] {
 export async function waitUntil(
   condition: () => boolean,
   what: string,
-  timeoutMs = 5_000,
+  timeoutMs = 10_000,
   stepMs = 5,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -228,7 +228,7 @@ export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
     return `${exit ? `process exited (${exit.code ?? exit.signal})` : 'process running'}; last lines:\n${tail}`;
   };
 
-  const waitForLog = (predicate: LogPredicate, timeoutMs = 5_000): Promise<LogLine> => {
+  const waitForLog = (predicate: LogPredicate, timeoutMs = 10_000): Promise<LogLine> => {
     const test = typeof predicate === 'string' ? (l: LogLine) => l.raw.includes(predicate) : predicate;
     const found = lines.find(test);
     if (found) return Promise.resolve(found);
@@ -300,7 +300,7 @@ export function logged(msg: string, fields: Json = {}): (line: LogLine) => boole
 export async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  timeoutMs = 5_000,
+  timeoutMs = 10_000,
   stepMs = 10,
 ): Promise<T> {
   const deadline = performance.now() + timeoutMs;
@@ -317,7 +317,7 @@ export function nth(
   discord: FakeDiscord,
   interaction: DispatchedInteraction,
   n: number,
-  timeoutMs = 5_000,
+  timeoutMs = 10_000,
 ): Promise<RecordedRequest> {
   return until(
     () => discord.requestsFor(interaction)[n],

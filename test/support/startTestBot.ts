@@ -93,7 +93,7 @@ export async function startTestBot(
     bot,
     logs,
     command: (options) => discord.dispatchInteraction({ roles: [ROLES.operator], ...options }),
-    async nth(interaction, n, timeoutMs = 5_000) {
+    async nth(interaction, n, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = discord.requestsFor(interaction)[n];

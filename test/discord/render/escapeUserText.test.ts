@@ -105,12 +105,12 @@ describe('escapeUserText', () => {
     }
   });
 
-  it('stays fast on a huge paste', () => {
-    const started = performance.now();
+  // A quadratic pattern on the long blank run would take minutes here and hit the test timeout; how
+  // fast it is belongs in bench/, not in an assertion on a loaded machine's clock.
+  it('cuts a 1.2 MB paste with long blank and markdown runs', () => {
     const huge = `${'x'.repeat(500_000)}${' '.repeat(500_000)}\n${'_*'.repeat(100_000)}`;
     expect(escapeUserText(huge).length).toBeLessThanOrEqual(200);
     expect(escapeUserText(huge, 200, { keepNewlines: true }).length).toBeLessThanOrEqual(200);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('returns nothing for a zero length', () => {
