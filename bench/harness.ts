@@ -28,6 +28,21 @@ export const ROLES = {
   admin: '300000000000000003',
 } as const;
 
+/**
+ * The node options `npm start` gives HostOps (package.json, e.g. `--max-semi-space-size=4`), so the bench
+ * measures the process that runs in production; the Dockerfile's CMD carries the same.
+ * BENCH_HOSTOPS_NODE_ARGS="--a --b" replaces them (experiments).
+ */
+export const HOSTOPS_NODE_ARGS: readonly string[] = (() => {
+  const override = process.env.BENCH_HOSTOPS_NODE_ARGS;
+  if (override !== undefined) return override.split(/\s+/).filter(Boolean);
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const match = /\bnode((?:\s+--\S+)*)\s+dist\/src\/index\.js/.exec(scripts?.start ?? '');
+  return match?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+})();
+
 /** LOG_LEVEL for HostOps; `warn` by default (see the method notes in results.md). */
 export const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 
@@ -154,6 +169,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     mkdirSync(dir, { recursive: true });
     args.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${profileName}.cpuprofile`);
   }
+  if (kind === 'hostops') args.push(...HOSTOPS_NODE_ARGS);
   args.push(...(options.nodeArgs ?? []), options.entry ?? ENTRY[kind]);
   const { discord, api } = stage;
   const env: Record<string, string> = {

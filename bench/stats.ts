@@ -40,3 +40,8 @@ export function fmtSummary(s: Summary): string {
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** The same figure as mb() (which counts 1,048,576 bytes to the MB), named for a limit set in MiB. */
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

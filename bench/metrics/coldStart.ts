@@ -1,19 +1,27 @@
 // 6. Cold start: spawn() → ready, median of 5 launches each, HostOps and bare alternating. Ready is the same
 // for both: a /domain info probe is dispatched the moment the fake has sent READY and GUILD_CREATE, and
 // ready is when its first callback arrives (the bot can take commands).
-import { type BotKind, spawnBot, startStage, Tracker, waitReady } from '../harness.js';
+import { type BotKind, cpuMs, spawnBot, startStage, Tracker, waitReady } from '../harness.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
 import { median, ms } from '../stats.js';
 
 const LAUNCHES = 5;
 
-async function launch(kind: BotKind): Promise<{ ready: number; handshake: number }> {
+interface Launch {
+  ready: number;
+  handshake: number;
+  /** CPU time (user + system, all threads) the process had used when ready: less sensitive to a busy machine. */
+  cpu: number;
+}
+
+async function launch(kind: BotKind): Promise<Launch> {
   const stage = await startStage();
   const tracker = new Tracker(stage.discord);
   const bot = spawnBot(kind, stage);
   try {
     const { handshakeAt, readyAt } = await waitReady(stage, bot, tracker);
-    return { ready: readyAt - bot.spawnedAt, handshake: handshakeAt - bot.spawnedAt };
+    const cpu = cpuMs(bot.pid);
+    return { ready: readyAt - bot.spawnedAt, handshake: handshakeAt - bot.spawnedAt, cpu };
   } finally {
     await bot.stop();
     await stage.stop();
@@ -24,15 +32,16 @@ export const coldStart: Metric = {
   name: 'coldstart',
   title: 'Cold start',
   async run(): Promise<MetricResult> {
-    const runs: Record<'hostops' | 'bare', { ready: number; handshake: number }[]> = {
+    const runs: Record<'hostops' | 'bare', Launch[]> = {
       hostops: [],
       bare: [],
     };
     for (let n = 0; n < LAUNCHES; n++) {
       for (const kind of ['hostops', 'bare'] as const) runs[kind].push(await launch(kind));
     }
-    const list = (kind: 'hostops' | 'bare', key: 'ready' | 'handshake') =>
+    const list = (kind: 'hostops' | 'bare', key: keyof Launch) =>
       runs[kind].map((r) => ms(r[key])).join(', ');
+    const cpu = (kind: 'hostops' | 'bare') => median(runs[kind].map((r) => r.cpu));
     const hostops = median(runs.hostops.map((r) => r.ready));
     const bare = median(runs.bare.map((r) => r.ready));
     return {
@@ -40,6 +49,7 @@ export const coldStart: Metric = {
       details: [
         `HostOps spawn → probe acknowledged: ${list('hostops', 'ready')}; spawn → READY sent: ${list('hostops', 'handshake')}`,
         `bare spawn → probe acknowledged: ${list('bare', 'ready')}; spawn → READY sent: ${list('bare', 'handshake')}`,
+        `CPU time used by then (user + system, all threads, /proc; 10 ms ticks), median: HostOps ${ms(cpu('hostops'))} (${list('hostops', 'cpu')}), bare ${ms(cpu('bare'))} (${list('bare', 'cpu')}), ${(cpu('hostops') / cpu('bare')).toFixed(2)}×. A busy machine stretches wall time more than CPU time.`,
       ],
     };
   },

@@ -1,7 +1,7 @@
-// The process tests run what production runs: the TypeScript build (`tsc -p tsconfig.build.json`, as
-// `npm start`, `npm run deploy-commands` and `npm run migrate-store` do) executed by plain `node`.
+// The process tests run what production runs: the production bundle (`node scripts/build.mjs`, as
+// `npm start`, `npm run deploy-commands` and `npm run migrate-store` build it) executed by plain `node`.
 //
-// It is built once per vitest run, incrementally, into a folder of its own under node_modules/.cache
+// It is built once per vitest run into a folder of its own under node_modules/.cache
 // (node resolves the dependencies and the package's "type": "module" from there exactly as from dist/),
 // so a test run never rewrites the dist/ that `npm start` or `npm run bench` may be running from.
 //
@@ -63,7 +63,7 @@ async function buildOnce(): Promise<void> {
     }
     try {
       if (await builtForThisRun(runId)) return;
-      await tsc();
+      await bundle();
       await writeFile(join(BUILD_DIR, 'package.json'), '{ "type": "module" }\n');
       await writeFile(MARKER, runId);
       return;
@@ -73,23 +73,11 @@ async function buildOnce(): Promise<void> {
   }
 }
 
-function tsc(): Promise<void> {
-  const args = [
-    join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-p',
-    join(ROOT, 'tsconfig.build.json'),
-    '--outDir',
-    BUILD_DIR,
-    '--incremental',
-    '--tsBuildInfoFile',
-    join(BUILD_DIR, '.tsbuildinfo'),
-  ];
+function bundle(): Promise<void> {
+  const args = [join(ROOT, 'scripts', 'build.mjs'), '--outdir', BUILD_DIR];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: ROOT, timeout: BUILD_TIMEOUT_MS }, (error, stdout) => {
-      // tsc exits 2 when it found type errors but emitted everything (the typecheck step reports
-      // those); any other failure means there is nothing to run.
-      const code = (error as { code?: unknown } | null)?.code;
-      if (error && code !== 2) reject(new Error(`the build failed (${String(code)}):\n${stdout}`));
+    execFile(process.execPath, args, { cwd: ROOT, timeout: BUILD_TIMEOUT_MS }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`the build failed:\n${stdout}${stderr}`));
       else resolve();
     });
   });

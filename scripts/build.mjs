@@ -1,0 +1,169 @@
+// The production build (`npm run build`): each entry point and everything it imports bundled by esbuild into
+// dist/, so start-up reads, resolves and compiles 5 files instead of ≈ 1,100 modules (see bench/analysis.md,
+// "Footprint"). Only the database drivers stay in node_modules: better-sqlite3 is a native module and pg is
+// loaded only for a postgres:// DATABASE_URL. Code loaded with `await import()` goes into chunks of its own
+// (dist/chunks/) and is read only when first used.
+//
+// - Entry points keep their paths: dist/src/index.js, dist/src/deploy-commands.js, dist/src/migrate-store.js.
+// - Whitespace and syntax are minified, identifiers are not: the source text V8 keeps in the heap shrinks by
+//   a third, stack traces still name every function and class. dist/**/*.js.map maps positions back to the
+//   sources; run with NODE_OPTIONS=--enable-source-maps to have stack traces use it (it costs memory).
+// - keepNames: a bundle renames classes (`_MessageManager`, `ChannelManager2`), and discord.js looks its
+//   cache limits up by class name (`makeCache`): without it the message cache HostOps limits to 0 grows
+//   without bound. Errors' `name`/`type` in the log stay right too.
+// - One undici: discord.js and @discordjs/rest ask for undici ^6.27 (npm nests a copy under each), HostOps
+//   for undici 7. In the bundle every `undici` import resolves to HostOps' own undici 7, so one copy is
+//   loaded and one llhttp WebAssembly parser compiled: ≈ 4–10 MB less idle RSS, 1.4 MB less heap (bench/
+//   analysis.md). discord.js uses only `request`, `Headers` and `fetch` from it, which 7 keeps as they were.
+//   Other packages installed twice in the same version are bundled once.
+// - `import { z } from 'zod'` is bundled as `import * as z from 'zod'` (the same binding), which lets esbuild
+//   leave out the parts of zod HostOps does not use, its ~40 locales among them.
+// Type errors are not checked here (esbuild strips types); `npm run typecheck` and `npm test` do that.
+//
+// Usage: node scripts/build.mjs [--outdir dir] [--metafile file.json]
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = join(import.meta.dirname, '..');
+const ENTRIES = ['src/index.ts', 'src/deploy-commands.ts', 'src/migrate-store.ts'];
+const EXTERNAL = ['better-sqlite3', 'pg'];
+/** Packages every importer gets in the version HostOps itself depends on (resolved from the project root). */
+const ONE_COPY = ['undici'];
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const outdir = option('--outdir') ?? join(ROOT, 'dist');
+const metafileOut = option('--metafile');
+
+/** Every installed package directory under root's node_modules (nested ones included), by name@version. */
+function installedPackages(root) {
+  const byKey = new Map();
+  const visit = (dir) => {
+    const modules = join(dir, 'node_modules');
+    if (!existsSync(modules)) return;
+    for (const name of readdirSync(modules)) {
+      if (name.startsWith('.')) continue;
+      const names = name.startsWith('@')
+        ? readdirSync(join(modules, name)).map((scoped) => `${name}/${scoped}`)
+        : [name];
+      for (const packageName of names) {
+        const packageDir = join(modules, packageName);
+        if (!statSync(packageDir).isDirectory()) continue;
+        try {
+          const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+          const key = `${packageName}@${version}`;
+          byKey.set(key, [...(byKey.get(key) ?? []), packageDir]);
+        } catch {
+          // Not a package (no or unreadable package.json).
+        }
+        visit(packageDir);
+      }
+    }
+  };
+  visit(root);
+  return byKey;
+}
+
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * Resolves the packages in ONE_COPY from the project root whoever imports them, and imports of a nested copy
+ * of any other package to the one copy of the same name and version.
+ */
+function dedupePackages() {
+  const canonical = new Map();
+  for (const dirs of installedPackages(ROOT).values()) {
+    if (dirs.length < 2) continue;
+    // The shallowest copy, so the choice does not depend on the order of resolution.
+    const [first, ...rest] = dirs.sort((a, b) => a.length - b.length || a.localeCompare(b));
+    for (const dir of rest) canonical.set(dir, first);
+  }
+  return {
+    name: 'dedupe-packages',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^[^./]/ }, async (resolving) => {
+        if (resolving.pluginData?.deduped) return undefined;
+        const oneCopy = ONE_COPY.includes(packageName(resolving.path));
+        const result = await esbuild.resolve(resolving.path, {
+          kind: resolving.kind,
+          importer: oneCopy ? join(ROOT, 'package.json') : resolving.importer,
+          resolveDir: oneCopy ? ROOT : resolving.resolveDir,
+          pluginData: { deduped: true },
+        });
+        if (result.errors.length > 0 || result.external) return result.errors.length > 0 ? undefined : result;
+        for (const [dir, target] of canonical) {
+          if (result.path.startsWith(dir + sep))
+            return { ...result, path: target + result.path.slice(dir.length) };
+        }
+        return result;
+      });
+    },
+  };
+}
+
+/** `import { z } from 'zod'` → `import * as z from 'zod'`: the same namespace, but one esbuild can shake. */
+function zodNamespaceImport() {
+  const pattern = /import\s*\{\s*z\s*\}\s*from\s*'zod';/g;
+  return {
+    name: 'zod-namespace-import',
+    setup(esbuild) {
+      const sources = new RegExp(`^${ROOT.replaceAll('\\', '\\\\')}[\\\\/](src|commands)[\\\\/].*\\.ts$`);
+      esbuild.onLoad({ filter: sources }, (loading) => {
+        const text = readFileSync(loading.path, 'utf8');
+        if (!pattern.test(text)) return undefined;
+        return { contents: text.replace(pattern, "import * as z from 'zod';"), loader: 'ts' };
+      });
+    },
+  };
+}
+
+// The output folder is emptied first; never the project itself or a folder above it.
+if (relative(resolve(outdir), ROOT) === '' || !relative(resolve(outdir), ROOT).startsWith('..')) {
+  process.stderr.write(`refusing to empty ${outdir}: it holds the project\n`);
+  process.exit(2);
+}
+rmSync(outdir, { recursive: true, force: true });
+const started = performance.now();
+const result = await build({
+  absWorkingDir: ROOT,
+  entryPoints: ENTRIES,
+  outbase: '.',
+  outdir,
+  entryNames: '[dir]/[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  external: EXTERNAL,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  legalComments: 'external',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [dedupePackages(), zodNamespaceImport()],
+  // Bundled CommonJS dependencies call require() for Node's built-in modules; an ES module has none.
+  banner: {
+    js: "import { createRequire as __hostopsCreateRequire } from 'node:module'; const require = __hostopsCreateRequire(import.meta.url);",
+  },
+});
+if (metafileOut) writeFileSync(metafileOut, JSON.stringify(result.metafile));
+const js = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'));
+const bytes = js.reduce((sum, [, output]) => sum + output.bytes, 0);
+// On stderr: `npm start` runs the build first, and the bot's stdout is its JSON log.
+if (!args.includes('--quiet')) {
+  process.stderr.write(
+    `built ${ENTRIES.length} entry points into ${relative(ROOT, outdir) || '.'}: ${js.length} files, ${(bytes / 1024).toFixed(0)} KB of JavaScript, in ${(performance.now() - started).toFixed(0)} ms\n`,
+  );
+}
