@@ -29,10 +29,6 @@ export function message<K extends MessageKey>(key: K, ...params: ParamsArg<K>): 
   return { key, params: params[0] };
 }
 
-export function isMessage(value: unknown): value is Message {
-  return typeof value === 'object' && value !== null && typeof (value as Message).key === 'string';
-}
-
 export interface Translator {
   <K extends MessageKey>(key: K, ...params: ParamsArg<K>): string;
   readonly locale: Locale;

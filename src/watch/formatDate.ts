@@ -1,17 +1,13 @@
+import { DateTime } from 'luxon';
 import type { Translator } from '../i18n/Translator.js';
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
- * A calendar day as the provider gives it (`2030-03-04`), shown for the reader's language: English
- * keeps ISO 8601, as HostOps always showed it; other languages get their own format (`04.03.2030`).
- * Anything else is shown as it is.
+ * A calendar day as the provider gives it (`2030-03-04`), in the reader's language's date format (the
+ * one /domain expiry uses too). Anything else is shown as it is.
  */
-export function calendarDate(iso: string, t: Pick<Translator, 'locale'>): string {
-  if (t.locale === 'en' || !ISO_DATE.test(iso)) return iso;
-  const date = new Date(`${iso}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(t.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+export function calendarDate(iso: string, t: Translator): string {
+  const date = DateTime.fromISO(iso, { zone: 'utc' });
+  return /^\d{4}-\d{2}-\d{2}$/.test(iso) && date.isValid ? date.toFormat(t('common.date_format')) : iso;
 }
 
 /**

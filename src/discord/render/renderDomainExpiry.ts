@@ -109,7 +109,7 @@ function describeResult(
 
   const when =
     info.expiryDate && days !== null
-      ? `${info.expiryDate.toFormat(t('domain.expiry.date_format'))} (${describeDaysLeft(days, t)})`
+      ? `${info.expiryDate.toFormat(t('common.date_format'))} (${describeDaysLeft(days, t)})`
       : t('domain.expiry.date_unknown');
   return {
     group: days === null ? 1 : 0,

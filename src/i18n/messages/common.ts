@@ -7,6 +7,8 @@ export const en = {
   'common.yes': 'yes',
   'common.no': 'no',
   'common.field_cut': '… ({count} characters, not all shown)',
+  // A calendar day, as luxon formats it: ISO 8601 in English, as HostOps always showed it.
+  'common.date_format': 'yyyy-MM-dd',
 } as const;
 
 export const de = translationOf(en)({
@@ -15,4 +17,5 @@ export const de = translationOf(en)({
   'common.yes': 'ja',
   'common.no': 'nein',
   'common.field_cut': '… ({count} Zeichen, nicht alles angezeigt)',
+  'common.date_format': 'dd.MM.yyyy',
 });

@@ -16,7 +16,6 @@ export const en = {
   'domain.expiry.title': 'Domain expiry',
   'domain.expiry.continued_title': 'Domain expiry (continued)',
   /** A Luxon date format (not a message): how a calendar date is written in the expiry list. */
-  'domain.expiry.date_format': 'yyyy-MM-dd',
   'domain.expiry.date_unknown': 'expiry date unknown',
   'domain.expiry.check_failed': 'check failed: {reason}',
   'domain.expiry.no_answer': 'no answer',
@@ -94,7 +93,6 @@ export const de = translationOf(en)({
   'domain.days.ago_other': 'seit {count} Tagen abgelaufen',
   'domain.expiry.title': 'Domain-Ablauf',
   'domain.expiry.continued_title': 'Domain-Ablauf (Fortsetzung)',
-  'domain.expiry.date_format': 'dd.MM.yyyy',
   'domain.expiry.date_unknown': 'Ablaufdatum unbekannt',
   'domain.expiry.check_failed': 'Prüfung fehlgeschlagen: {reason}',
   'domain.expiry.no_answer': 'keine Antwort',
