@@ -2,7 +2,7 @@
 // Discord (the fake) heard from the bot. All times are performance.now() in this process: the fake stamps
 // `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction, FakeDiscord, FakeDiscordOptions } from '../test/support/FakeDiscord.js';
@@ -195,8 +195,11 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
   let lines = 0;
   let stderr = '';
   let exited = false;
+  // BENCH_BOT_LOG=<file> appends what the bots write to stdout there (to see what is logged during a run).
+  const logFile = process.env.BENCH_BOT_LOG;
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const byte of chunk) if (byte === 10) lines++;
+    if (logFile) appendFileSync(logFile, chunk);
   });
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {

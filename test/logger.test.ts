@@ -44,6 +44,35 @@ describe('keys named authorization, token or password', () => {
   });
 });
 
+describe('secret keys at any depth, in arrays and in errors', () => {
+  it('redacts seven levels down and inside arrays, leaving the logged object itself untouched', () => {
+    const l = logs();
+    const deep = { l1: { l2: { l3: { l4: { l5: { l6: { token: 'deep-token-7' } } } } } } };
+    const listed = { records: [{ name: 'a', password: 'listed-pw-1' }, { name: 'b' }] };
+    l.logger.info({ deep, listed, kept: { plain: 'visible' } }, 'nested');
+    expect(l.text).not.toContain('deep-token-7');
+    expect(l.text).not.toContain('listed-pw-1');
+    const [entry] = l.entries();
+    expect(entry?.listed).toEqual({ records: [{ name: 'a', password: REDACTED }, { name: 'b' }] });
+    expect(entry?.kept).toEqual({ plain: 'visible' });
+    // The caller's objects are copied on the way to a secret, never changed.
+    expect(deep.l1.l2.l3.l4.l5.l6.token).toBe('deep-token-7');
+    expect(listed.records[0]?.password).toBe('listed-pw-1');
+  });
+
+  it('redacts keys an error carries, and those of its cause', () => {
+    const l = logs();
+    const cause = Object.assign(new Error('inner'), {
+      config: { headers: { authorization: 'Bearer cause-auth-1' } },
+    });
+    const error = Object.assign(new Error('outer', { cause }), { token: 'error-token-2' });
+    l.logger.error({ err: error }, 'failed');
+    expect(l.text).not.toContain('cause-auth-1');
+    expect(l.text).not.toContain('error-token-2');
+    expect(l.entries()[0]?.err).toMatchObject({ type: 'Error', token: REDACTED });
+  });
+});
+
 describe('known secret values are scrubbed from every line', () => {
   it('the API and bot tokens, wherever they turn up: message, any field, an error', () => {
     const l = logs();
