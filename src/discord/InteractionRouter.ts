@@ -320,11 +320,9 @@ export class InteractionRouter {
           invocation.target = subcommand.target?.(input as never) ?? null;
           // The deferral goes out first; the API call starts while Discord is still accepting it, so
           // the acknowledgement round trip does not add to the provider's latency. A read is safe to
-          // start even if the deferral then fails. It starts on the next turn of the event loop, once
-          // the deferral is written: in a burst, every deferral (due in 3 s) is on its way before the
-          // first API call takes CPU (bench/analysis.md, "acknowledgement first").
+          // start even if the deferral then fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
-          const running = nextTurn().then(() => subcommand.run(context, input as never));
+          const running = subcommand.run(context, input as never);
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
           const result = await running;
@@ -495,11 +493,6 @@ export class InteractionRouter {
       await this.#answers.fail(interaction, invocation, error);
     }
   }
-}
-
-/** Resolves after the I/O and microtasks already queued, i.e. after the writes they make. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The whole path as typed: `/domain admin info` is not `/domain info`. */
