@@ -17,7 +17,7 @@ const SERIALIZED_ERROR: unknown = Object.getPrototypeOf(pino.stdSerializers.err(
  * wildcard paths walk every binding of every child logger: they were a tenth of HostOps' CPU per
  * interaction in a burst, bench/analysis.md.)
  */
-export function redactSecretKeys<T>(value: T, depth = REDACT_DEPTH): T {
+function redactSecretKeys<T>(value: T, depth = REDACT_DEPTH): T {
   if (depth === 0 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
