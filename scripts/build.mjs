@@ -1,21 +1,22 @@
 // The production build (`npm run build`): each entry point and everything it imports bundled by esbuild into
-// dist/, so start-up reads, resolves and compiles 5 files instead of ≈ 1,100 modules (see bench/analysis.md,
+// dist/, so start-up reads, resolves and compiles a few files instead of ≈ 1,100 modules (see bench/analysis.md,
 // "Footprint"). Only the database drivers stay in node_modules: better-sqlite3 is a native module and pg is
 // loaded only for a postgres:// DATABASE_URL. Code loaded with `await import()` goes into chunks of its own
 // (dist/chunks/) and is read only when first used.
 //
-// - Entry points keep their paths: dist/src/index.js, dist/src/deploy-commands.js, dist/src/migrate-store.js.
+// - Entry points keep their paths: dist/src/index.js (npm start), dist/src/console.js (npm run console),
+//   dist/src/deploy-commands.js, dist/src/migrate-store.js.
 // - Whitespace and syntax are minified, identifiers are not: the source text V8 keeps in the heap shrinks by
 //   a third, stack traces still name every function and class. dist/**/*.js.map maps positions back to the
 //   sources; run with NODE_OPTIONS=--enable-source-maps to have stack traces use it (it costs memory).
 // - keepNames: a bundle renames classes (`_MessageManager`, `ChannelManager2`), and discord.js looks its
 //   cache limits up by class name (`makeCache`): without it the message cache HostOps limits to 0 grows
 //   without bound. Errors' `name`/`type` in the log stay right too.
-// - One undici: discord.js and @discordjs/rest ask for undici ^6.27 (npm nests a copy under each), HostOps
-//   for undici 7. In the bundle every `undici` import resolves to HostOps' own undici 7, so one copy is
-//   loaded and one llhttp WebAssembly parser compiled: ≈ 4–10 MB less idle RSS, 1.4 MB less heap (bench/
-//   analysis.md). discord.js uses only `request`, `Headers` and `fetch` from it, which 7 keeps as they were.
-//   Other packages installed twice in the same version are bundled once.
+// - No package is forced to one version: discord.js and @discordjs/rest get the undici 6 they ask for (npm
+//   nests a copy under each), HostOps its undici 7. Forcing undici 7 on discord.js once saved ≈ 5 MB of RSS
+//   and broke every message with a file (its multipart bodies fail on undici 7 with "action is not a
+//   function"); the end-to-end suite now runs this bundle, so such a break fails a test. A package installed
+//   twice in the same version is bundled once.
 // - `import { z } from 'zod'` is bundled as `import * as z from 'zod'` (the same binding), which lets esbuild
 //   leave out the parts of zod HostOps does not use, its ~40 locales among them.
 // Type errors are not checked here (esbuild strips types); `npm run typecheck` and `npm test` do that.
@@ -26,10 +27,16 @@ import { join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = join(import.meta.dirname, '..');
-const ENTRIES = ['src/index.ts', 'src/deploy-commands.ts', 'src/migrate-store.ts'];
+// src/startBot.ts is what src/index.ts runs, as a module of its own: the end-to-end tests load it from this
+// build (test/support/startTestBot.ts), so they run the very chunks `npm start` runs.
+const ENTRIES = [
+  'src/index.ts',
+  'src/console.ts',
+  'src/deploy-commands.ts',
+  'src/migrate-store.ts',
+  'src/startBot.ts',
+];
 const EXTERNAL = ['better-sqlite3', 'pg'];
-/** Packages every importer gets in the version HostOps itself depends on (resolved from the project root). */
-const ONE_COPY = ['undici'];
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -68,16 +75,7 @@ function installedPackages(root) {
   return byKey;
 }
 
-const packageName = (specifier) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
-
-/**
- * Resolves the packages in ONE_COPY from the project root whoever imports them, and imports of a nested copy
- * of any other package to the one copy of the same name and version.
- */
+/** Resolves imports of a nested copy of a package to the one copy of the same name and version. */
 function dedupePackages() {
   const canonical = new Map();
   for (const dirs of installedPackages(ROOT).values()) {
@@ -91,11 +89,10 @@ function dedupePackages() {
     setup(esbuild) {
       esbuild.onResolve({ filter: /^[^./]/ }, async (resolving) => {
         if (resolving.pluginData?.deduped) return undefined;
-        const oneCopy = ONE_COPY.includes(packageName(resolving.path));
         const result = await esbuild.resolve(resolving.path, {
           kind: resolving.kind,
-          importer: oneCopy ? join(ROOT, 'package.json') : resolving.importer,
-          resolveDir: oneCopy ? ROOT : resolving.resolveDir,
+          importer: resolving.importer,
+          resolveDir: resolving.resolveDir,
           pluginData: { deduped: true },
         });
         if (result.errors.length > 0 || result.external) return result.errors.length > 0 ? undefined : result;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sourceEntryArgs } from '../support/runSource.js';
+import { builtEntryArgs } from '../support/built.js';
 
 const osUser = userInfo().username;
 
@@ -25,7 +25,7 @@ interface Run {
 function runConsole(args: string[], input?: string, env: Record<string, string> = {}): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'hostops-console-'));
   dirs.push(dir);
-  const child = spawn(process.execPath, [...sourceEntryArgs('src/console.ts'), ...args], {
+  const child = spawn(process.execPath, [...builtEntryArgs('src/console.ts'), ...args], {
     cwd: dir,
     env: {
       PATH: process.env.PATH ?? '',

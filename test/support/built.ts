@@ -1,4 +1,4 @@
-// The process tests run what production runs: the production bundle (`node scripts/build.mjs`, as
+// The process, console and end-to-end tests run what production runs: the production bundle (`node scripts/build.mjs`, as
 // `npm start`, `npm run deploy-commands` and `npm run migrate-store` build it) executed by plain `node`.
 //
 // It is built once per vitest run into a folder of its own under node_modules/.cache
@@ -28,9 +28,14 @@ export function ensureBuilt(): Promise<void> {
   return building;
 }
 
+/** The built file of one of our entry points, e.g. `src/index.ts` → …/src/index.js. */
+export function builtEntry(relativeEntry: string): string {
+  return join(BUILD_DIR, relativeEntry.replace(/\.ts$/, '.js'));
+}
+
 /** Node arguments that run one of our entry points from the build, e.g. `src/index.ts`. */
 export function builtEntryArgs(relativeEntry: string): string[] {
-  return [join(BUILD_DIR, relativeEntry.replace(/\.ts$/, '.js'))];
+  return [builtEntry(relativeEntry)];
 }
 
 async function builtForThisRun(runId: string): Promise<boolean> {

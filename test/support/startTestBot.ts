@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../../src/config.js';
-import { type Bot, startBot } from '../../src/startBot.js';
+import type { Bot } from '../../src/startBot.js';
+import { builtEntry, ensureBuilt } from './built.js';
 import { captureLogs } from './captureLogs.js';
 import {
   type DispatchedInteraction,
@@ -37,6 +39,28 @@ export interface TestBot {
 /** A fresh SQLite file in its own temporary folder. */
 export function tempDatabaseUrl(): string {
   return `sqlite:${join(mkdtempSync(join(tmpdir(), 'hostops-test-')), 'hostops.db')}`;
+}
+
+type StartBot = typeof import('../../src/startBot.js').startBot;
+
+/**
+ * startBot from the production build (the very chunks `npm start` runs: a build change that breaks a
+ * feature fails these tests), or from the sources when HOSTOPS_TEST_SOURCES=1 (for a debugger).
+ */
+let bundleLoaded = false;
+
+async function loadStartBot(): Promise<StartBot> {
+  if (process.env.HOSTOPS_TEST_SOURCES === '1') return (await import('../../src/startBot.js')).startBot;
+  await ensureBuilt();
+  // undici keeps one global dispatcher per process, shared by every copy of it: the first copy loaded makes
+  // it. In `npm start` that is one of the bundle's; in this worker the test's own imports have made it
+  // already, and a dispatcher of another undici hid the broken file uploads of issue 21. The bundle, loaded
+  // once per worker, makes its own as in a fresh process.
+  const dispatcher = Symbol.for('undici.globalDispatcher.1');
+  if (!bundleLoaded) Reflect.set(globalThis, dispatcher, undefined);
+  bundleLoaded = true;
+  const built: { startBot: StartBot } = await import(pathToFileURL(builtEntry('src/startBot.ts')).href);
+  return built.startBot;
 }
 
 export interface SharedFakes {
@@ -77,6 +101,7 @@ export async function startTestBot(
     ...env,
   });
   for (const secret of [config.hosting.token, config.discord.token]) logs.secrets.add(secret);
+  const startBot = await loadStartBot();
   const bot = await startBot({
     config,
     logger: logs.logger,
