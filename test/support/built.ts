@@ -1,22 +1,25 @@
 // The process, console and end-to-end tests run what production runs: the production bundle (`node scripts/build.mjs`, as
 // `npm start`, `npm run deploy-commands` and `npm run migrate-store` build it) executed by plain `node`.
 //
-// It is built once per vitest run into a folder of its own under node_modules/.cache
+// It is built once per vitest run into a folder of that run under node_modules/.cache
 // (node resolves the dependencies and the package's "type": "module" from there exactly as from dist/),
-// so a test run never rewrites the dist/ that `npm start` or `npm run bench` may be running from.
+// so a test run never rewrites the dist/ that `npm start` or `npm run bench` may be running from, nor the
+// build another test run (a second terminal) is running from. Builds of runs over a day old are removed.
 //
 // Importing this module adds a beforeAll to the importing test file that waits for that build: the first
 // process test file of a run pays for it (a few seconds incrementally), the others find it done.
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, inject } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-export const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'hostops-test-build');
+const BUILDS = join(ROOT, 'node_modules', '.cache', 'hostops-test-build');
+const BUILD_DIR = join(BUILDS, inject('testRunId'));
 const MARKER = join(BUILD_DIR, '.built-for-run');
 const LOCK = `${BUILD_DIR}.lock`;
+const STALE_BUILD_MS = 24 * 3600_000;
 /** A full build on a loaded two-core machine takes well under a minute; the lock of a crashed run is older. */
 const BUILD_TIMEOUT_MS = 180_000;
 
@@ -68,6 +71,7 @@ async function buildOnce(): Promise<void> {
     }
     try {
       if (await builtForThisRun(runId)) return;
+      await removeStaleBuilds();
       await bundle();
       await writeFile(join(BUILD_DIR, 'package.json'), '{ "type": "module" }\n');
       await writeFile(MARKER, runId);
@@ -75,6 +79,18 @@ async function buildOnce(): Promise<void> {
     } finally {
       await rm(LOCK, { recursive: true, force: true });
     }
+  }
+}
+
+async function removeStaleBuilds(): Promise<void> {
+  const names = await readdir(BUILDS).catch(() => []);
+  for (const name of names) {
+    const path = join(BUILDS, name);
+    const age = await stat(path).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
+    if (age > STALE_BUILD_MS) await rm(path, { recursive: true, force: true });
   }
 }
 
