@@ -44,12 +44,42 @@ function redactSecretKeys<T>(value: T, depth = REDACT_DEPTH): T {
   return (copy ?? value) as T;
 }
 
-/** Every occurrence of each secret replaced by REDACTED. */
+/**
+ * Every occurrence of each secret replaced by REDACTED: as given, and percent- or form-encoded in any mix
+ * (a URL's query echoed in an error page or an undici error carries `LIC%2D…`, `a+b`, `%c3%a4`).
+ */
 export function scrubSecrets(text: string, secrets: Iterable<string>): string {
   let out = text;
-  for (const secret of secrets)
-    if (secret.length > 0 && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  const encodedText = out.includes('%') || out.includes('+');
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (encodedText) out = out.replace(encodedForms(secret), REDACTED);
+  }
   return out;
+}
+
+const encodedFormsCache = new Map<string, RegExp>();
+
+/** A pattern matching the secret with each character either as itself or percent-encoded (any hex case). */
+function encodedForms(secret: string): RegExp {
+  let pattern = encodedFormsCache.get(secret);
+  if (pattern) return pattern;
+  let source = '';
+  for (const character of secret) {
+    const percent = [...Buffer.from(character, 'utf8')]
+      .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+      .join('');
+    const literal = character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const alternatives = [literal, percent.replace(/[a-f]/g, (hex) => `[${hex}${hex.toUpperCase()}]`)];
+    if (character === ' ') alternatives.push('\\+');
+    source += `(?:${alternatives.join('|')})`;
+  }
+  pattern = new RegExp(source, 'g');
+  // Secrets are few (tokens, a password while it is in use); the bound only guards against misuse.
+  if (encodedFormsCache.size > 256) encodedFormsCache.clear();
+  encodedFormsCache.set(secret, pattern);
+  return pattern;
 }
 
 export interface LoggerSetup {

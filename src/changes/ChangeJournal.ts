@@ -159,14 +159,23 @@ export class ChangeJournal {
     return this.#store.changes.orphanSending(live, { reason: 'the replica sending it stopped' }, this.#now());
   }
 
-  /** sending (or, for a read-back, unknown) → its outcome. */
+  /**
+   * sending (or, for a read-back, unknown) → its outcome. From `sending` only while this replica still
+   * holds the lease: false means another replica found it gone and has already recorded `unknown`.
+   */
   settle(
     record: ChangeRecord,
     from: ChangeState,
     to: SentState,
     result: Record<string, unknown>,
   ): Promise<boolean> {
-    return this.#store.changes.transition(record.id, from, to, { result }, { now: this.#now() });
+    return this.#store.changes.transition(
+      record.id,
+      from,
+      to,
+      { result },
+      { now: this.#now(), ...(from === 'sending' && { heldBy: this.#replicaId }) },
+    );
   }
 
   /** pending → cancelled or expired; the secrets go with the pending state. */

@@ -30,9 +30,10 @@ import type {
   ChangeOutcome,
   ChangePreview,
   PreviewFile,
+  ReplyBody,
   SendContext,
 } from './CommandModule.js';
-import { describeError } from './describeError.js';
+import { describeError, outcomeUnknownReason, seconds } from './describeError.js';
 import { Colour } from './render/colours.js';
 import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
@@ -595,7 +596,10 @@ export class ChangeFlow {
     }
     // Gone from #sending means a forced shutdown already recorded and told the owner.
     if (!this.#sending.delete(record.id)) return;
-    await journal.settle(record, 'sending', 'done', outcome.result ?? {});
+    if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
+      await this.#leaseLost(interaction, record, spec, invocation, t, 'done', outcome.private);
+      return;
+    }
     invocation.logger.info({ change: record.id }, 'change applied');
     const channelT = this.#channelT;
     if (approver) {
@@ -641,10 +645,14 @@ export class ChangeFlow {
     if (!this.#sending.delete(record.id)) return;
     const state = sentState(error, spec);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    await journal.settle(record, 'sending', state, {
+    const settled = await journal.settle(record, 'sending', state, {
       error: kind,
       status: error instanceof HostingApiError ? (error.status ?? null) : null,
     });
+    if (!settled) {
+      await this.#leaseLost(interaction, record, spec, invocation, t, state);
+      return;
+    }
     const shown = shownPreview(record, spec, t);
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
@@ -666,6 +674,42 @@ export class ChangeFlow {
     }
   }
 
+  /**
+   * The provider answered, but this replica no longer held the change's lease: another one found it
+   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record;
+   * the prompt says the same, and what only this replica has (a generated password) still reaches the
+   * one who confirmed, privately.
+   */
+  async #leaseLost(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    t: Translator,
+    answered: SentState,
+    privatePart?: ReplyBody,
+  ): Promise<void> {
+    const { answers } = this.#deps;
+    invocation.logger.warn(
+      { change: record.id, answered },
+      'lease lost while sending: another replica recorded the outcome as unknown',
+    );
+    const status = t('changes.outcome.lease_lost', {
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply({
+        embeds: [previewEmbed(shownPreview(record, spec, t), t, Colour.danger, status)],
+        components: [],
+      }),
+    );
+    if (privatePart) {
+      await answers.safely(invocation, () =>
+        interaction.followUp(ephemeral(this.#sandboxed(privatePart, t))),
+      );
+    }
+  }
+
   /** After an unknown outcome: a few reads over up to two minutes, then the answer is edited. */
   async #readBack(
     interaction: ButtonInteraction,
@@ -678,16 +722,25 @@ export class ChangeFlow {
     if (!readBack) return;
     const { journal, answers } = this.#deps;
     const shown = shownPreview(record, spec, t);
-    for (const delay of this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS) {
+    const delays = this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS;
+    // Only a read that finds the change settles it early: a registry can take a while to show a new
+    // domain, so "not applied" is settled only when the last read of the window still says so.
+    let lastRead: boolean | undefined;
+    for (const delay of delays) {
       await sleep(delay, undefined, { ref: false });
       if (this.#draining) return;
-      let applied: boolean;
       try {
-        applied = await readBack.verify(record.parameters, this.#sendContext(record));
+        lastRead = await readBack.verify(record.parameters, this.#sendContext(record));
       } catch (error) {
+        lastRead = undefined;
         invocation.logger.info({ err: error, change: record.id }, 'read-back could not tell yet');
         continue;
       }
+      if (lastRead) break;
+      invocation.logger.info({ change: record.id }, 'read-back: not applied yet');
+    }
+    if (lastRead !== undefined) {
+      const applied = lastRead;
       const to: SentState = applied ? 'done' : 'failed';
       if (!(await journal.settle(record, 'unknown', to, { readBack: applied ? 'applied' : 'not applied' }))) {
         return;
@@ -722,7 +775,7 @@ export class ChangeFlow {
       return;
     }
     const status = t('changes.read_back.still_unknown', {
-      count: (this.#deps.readBackDelaysMs ?? DEFAULT_READ_BACK_DELAYS_MS).length,
+      count: delays.length,
       reference: t('errors.reference', { id: record.correlationId }),
     });
     await answers.safely(invocation, () =>
@@ -876,18 +929,11 @@ const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
 
 /** Why the outcome of a repeatable change is unknown, in the reader's language. */
 function unknownReason(error: unknown, t: Translator): string {
-  if (error instanceof HostingApiError && error.timeoutMs !== undefined) {
-    // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
-    const seconds = Number((error.timeoutMs / 1000).toFixed(error.timeoutMs < 10_000 ? 1 : 0));
-    if (error.kind === 'timeout') return t('changes.outcome.no_answer', { seconds });
-    if (error.kind === 'outcome_unknown') return t('errors.outcome_unknown.timeout', { seconds });
+  if (!(error instanceof HostingApiError)) return error instanceof Error ? error.message : 'no answer';
+  if (error.kind === 'timeout' && error.timeoutMs !== undefined) {
+    return t('changes.outcome.no_answer', { seconds: seconds(error.timeoutMs) });
   }
-  if (error instanceof HostingApiError && error.kind === 'outcome_unknown') {
-    return error.status !== undefined
-      ? t('errors.outcome_unknown.gateway', { status: String(error.status) })
-      : t('errors.outcome_unknown.connection');
-  }
-  return error instanceof Error ? error.message : 'no answer';
+  return outcomeUnknownReason(error, t);
 }
 
 const CLOSED: Record<ChangeRecord['state'], MessageKey> = {

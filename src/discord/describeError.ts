@@ -54,7 +54,6 @@ export function describeError(error: unknown, correlationId: string, t: Translat
     });
     const status = String(error.status ?? '');
     // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
-    const seconds = (ms: number) => Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0));
     switch (error.kind) {
       case 'unauthorized':
         return failed(t('errors.unauthorized', { status, reference }), t('errors.short.unauthorized'));
@@ -90,12 +89,7 @@ export function describeError(error: unknown, correlationId: string, t: Translat
           t('errors.short.request_too_large'),
         );
       case 'outcome_unknown': {
-        const reason =
-          error.status !== undefined
-            ? t('errors.outcome_unknown.gateway', { status })
-            : error.timeoutMs !== undefined
-              ? t('errors.outcome_unknown.timeout', { seconds: seconds(error.timeoutMs) })
-              : t('errors.outcome_unknown.connection');
+        const reason = outcomeUnknownReason(error, t);
         const check = DOMAIN_OPERATIONS.has(error.operation)
           ? t('errors.outcome_unknown.check_domain')
           : t('errors.outcome_unknown.check_provider');
@@ -120,3 +114,21 @@ const NOT_FOUND: Partial<
   serverLog: 'errors.not_found.serverLog',
   domainInfo: 'errors.not_found.domainInfo',
 };
+
+/** 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts. */
+export function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0));
+}
+
+/** Why a change's outcome is unknown: what the provider answered, or that it did not. */
+export function outcomeUnknownReason(error: HostingApiError, t: Translator): string {
+  if (error.status !== undefined) {
+    const status = String(error.status);
+    return error.status >= 200 && error.status < 300
+      ? t('errors.outcome_unknown.unreadable', { status })
+      : t('errors.outcome_unknown.gateway', { status });
+  }
+  return error.timeoutMs !== undefined
+    ? t('errors.outcome_unknown.timeout', { seconds: seconds(error.timeoutMs) })
+    : t('errors.outcome_unknown.connection');
+}

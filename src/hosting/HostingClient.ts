@@ -462,7 +462,7 @@ export class HostingClient {
       await setImmediatePromise();
     } catch (cause) {
       const { kind, message, timeoutMs } = classifyTransportError(cause, op.method, this.#timeoutMs);
-      const retryable = op.method !== 'POST' && kind !== 'bad_response';
+      const retryable = op.method !== 'POST' && kind !== 'bad_response' && kind !== 'outcome_unknown';
       return { ok: false, outcome: kind, retryable, error: fail(kind, message, { cause, timeoutMs }) };
     }
 
@@ -539,28 +539,28 @@ export class HostingClient {
       };
     }
 
+    // A change the provider answered 2xx may have been carried out whatever its body says: an answer
+    // that cannot be read leaves its outcome unknown (read back, never "try again").
+    const unreadable = (message: string, snippetText: string): Verdict<T> => ({
+      ok: false,
+      retryable: false,
+      error:
+        op.method === 'GET'
+          ? fail('bad_response', message, { status, snippet: snippetText })
+          : fail('outcome_unknown', `${message}; the change may or may not have been applied`, {
+              status,
+              snippet: snippetText,
+            }),
+    });
     let body: unknown;
     if (text.trim() === '') {
-      if (!op.emptyBodyOk) {
-        return {
-          ok: false,
-          retryable: false,
-          error: fail('bad_response', `empty ${status} body`, { status, snippet: '' }),
-        };
-      }
+      if (!op.emptyBodyOk) return unreadable(`empty ${status} body`, '');
       body = {};
     } else {
       try {
         body = JSON.parse(text);
       } catch {
-        return {
-          ok: false,
-          retryable: false,
-          error: fail('bad_response', 'provider answered with something that is not JSON', {
-            status,
-            snippet: snippet(),
-          }),
-        };
+        return unreadable(`provider answered ${status} with something that is not JSON`, snippet());
       }
     }
     const parsed = op.parse(body);
@@ -568,14 +568,7 @@ export class HostingClient {
       const issues = parsed.error.issues
         .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
         .join('; ');
-      return {
-        ok: false,
-        retryable: false,
-        error: fail('bad_response', cutText(`unexpected response shape: ${issues}`, 300), {
-          status,
-          snippet: snippet(),
-        }),
-      };
+      return unreadable(cutText(`unexpected response shape: ${issues}`, 300), snippet());
     }
     return { ok: true, value: parsed.data };
   }
@@ -622,7 +615,14 @@ function classifyTransportError(
 ): { kind: HostingErrorKind; message: string; timeoutMs?: number } {
   const code = (cause as { code?: unknown })?.code;
   const name = (cause as { name?: unknown })?.name;
-  if (code === 'BODY_TOO_LARGE') return { kind: 'bad_response', message: 'provider answer too large' };
+  if (code === 'BODY_TOO_LARGE') {
+    return method === 'GET'
+      ? { kind: 'bad_response', message: 'provider answer too large' }
+      : {
+          kind: 'outcome_unknown',
+          message: 'provider answer too large to read; the change may or may not have been applied',
+        };
+  }
   if (typeof code === 'string' && NOT_SENT_CODES.has(code)) {
     return { kind: 'network', message: `cannot reach the provider (${code})` };
   }

@@ -31,7 +31,7 @@ export class Presence {
   static async start(store: Store, replicaId: string, logger: Logger, database: string): Promise<Presence> {
     const now = new Date();
     if (store.engine === 'sqlite') {
-      const other = (await store.replicas.live(new Date(now.getTime() - LEASE_MS))).find(
+      const other = (await store.replicas.live({ withinMs: LEASE_MS })).find(
         (replica) => replica.replicaId !== replicaId && !isEarlierSelf(replica),
       );
       if (other) {
@@ -42,19 +42,23 @@ export class Presence {
       }
     }
     const presence = new Presence(store, replicaId, now, logger);
-    await store.replicas.heartbeat(presence.#row(), now);
+    await store.replicas.heartbeat(presence.#row());
     return presence;
   }
 
-  /** Replica ids with a heartbeat inside the lease, this one included. */
-  async live(now = new Date()): Promise<string[]> {
-    const replicas = await this.store.replicas.live(new Date(now.getTime() - LEASE_MS));
-    return replicas.map((replica) => replica.replicaId);
+  /**
+   * Replica ids with a heartbeat inside the lease by the store's clock, and always this one: a process
+   * that asks is alive, even when its own heartbeat was late (a store hiccup, a long pause), and must
+   * never count the changes it is sending as orphans.
+   */
+  async live(): Promise<string[]> {
+    const replicas = await this.store.replicas.live({ withinMs: LEASE_MS });
+    return [...new Set([this.replicaId, ...replicas.map((replica) => replica.replicaId)])];
   }
 
   async beat(): Promise<void> {
     try {
-      await this.store.replicas.heartbeat(this.#row(), new Date());
+      await this.store.replicas.heartbeat(this.#row());
       this.onHeartbeat(true);
     } catch (error) {
       this.logger.warn({ err: error }, 'could not record the replica heartbeat');

@@ -66,6 +66,8 @@ export interface TransitionOptions {
   now?: Date;
   /** Refuse the transition unless the change expires strictly after this instant. */
   notExpiredAt?: Date;
+  /** Refuse the transition unless this replica still holds the change's lease (its `replicaId`). */
+  heldBy?: string;
 }
 
 export type WatchStatus = 'new' | 'ok' | 'not_found' | 'failed';
@@ -194,13 +196,16 @@ export interface Store {
     alerts(): Promise<WatchAlertRecord[]>;
   };
   readonly replicas: {
-    /** Records that this replica is alive (insert or refresh). */
+    /** Records that this replica is alive (insert or refresh), at `now` or else by the store's clock. */
     heartbeat(
       replica: { replicaId: string; host: string; pid: number; startedAt: Date },
-      now: Date,
+      now?: Date,
     ): Promise<void>;
-    /** Replicas whose last heartbeat is at or after `since`, oldest first. */
-    live(since: Date): Promise<ReplicaRecord[]>;
+    /**
+     * Replicas whose last heartbeat is at or after `since`, or within the last `withinMs` by the store's
+     * clock (what replicas use: their local clocks may disagree), oldest first.
+     */
+    live(since: Date | { withinMs: number }): Promise<ReplicaRecord[]>;
     remove(replicaId: string): Promise<void>;
   };
   readonly audit: {

@@ -43,6 +43,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
           .where('id', '=', id)
           .where('state', 'in', states);
         if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
+        if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
         const result = await query.executeTakeFirst();
         return result.numUpdatedRows === 1n;
       },
@@ -60,15 +61,13 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
 
       async orphanSending(live, result, now) {
-        let query = db
+        // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
+        if (live.length === 0) return [];
+        const query = db
           .updateTable('changes')
           .set({ state: 'unknown', result: JSON.stringify(result), updated_at: now.getTime() })
-          .where('state', '=', 'sending');
-        if (live.length > 0) {
-          query = query.where((eb) =>
-            eb.or([eb('replica_id', 'is', null), eb('replica_id', 'not in', live)]),
-          );
-        }
+          .where('state', '=', 'sending')
+          .where((eb) => eb.or([eb('replica_id', 'is', null), eb('replica_id', 'not in', live)]));
         return (await query.returningAll().execute()).map(toChange);
       },
     },
@@ -219,6 +218,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
 
     replicas: {
       async heartbeat({ replicaId, host, pid, startedAt }, now) {
+        const at = now === undefined ? storeClockMs(engine) : now.getTime();
         await db
           .insertInto('replicas')
           .values({
@@ -226,17 +226,19 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
             host,
             pid,
             started_at: startedAt.getTime(),
-            heartbeat_at: now.getTime(),
+            heartbeat_at: at,
           })
-          .onConflict((oc) => oc.column('replica_id').doUpdateSet({ heartbeat_at: now.getTime() }))
+          .onConflict((oc) => oc.column('replica_id').doUpdateSet({ heartbeat_at: at }))
           .execute();
       },
 
       async live(since) {
+        const from =
+          since instanceof Date ? since.getTime() : sql<number>`${storeClockMs(engine)} - ${since.withinMs}`;
         const rows = await db
           .selectFrom('replicas')
           .selectAll()
-          .where('heartbeat_at', '>=', since.getTime())
+          .where('heartbeat_at', '>=', from)
           .orderBy('started_at')
           .execute();
         return rows.map((row) => ({
@@ -575,4 +577,14 @@ function auditRow(entry: Omit<AuditEntry, 'id'>) {
     parameters: toJsonOrNull(entry.parameters),
     change_id: entry.changeId,
   };
+}
+
+/**
+ * The store's own clock in epoch milliseconds. Heartbeats are written and judged by it, so replicas whose
+ * local clocks disagree still agree on whose lease ran out.
+ */
+function storeClockMs(engine: Engine) {
+  return engine === 'postgres'
+    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+    : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
 }

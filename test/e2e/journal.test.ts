@@ -420,13 +420,15 @@ describe('/domain register with an unknown outcome: read-back', () => {
     expect(record.result).toEqual({ readBack: 'applied' });
   });
 
-  it('the POST is reset and /domain/info answers 404: not registered, Try again opens a new prompt that sends once more', async () => {
+  it('the POST is reset and /domain/info answers 404 to every read of the window: not registered, Try again opens a new prompt that sends once more', async () => {
     t.api.enqueue('createDomain', { destroy: true });
-    t.api.enqueue('domainInfo', { status: 404, body: { error: 'not found' } });
+    t.api.respond('domainInfo', () => ({ status: 404, body: { error: 'not found' } }));
     const prompt = await openPrompt(t, register('readback-no.example', newUser()));
     const click = press(t, prompt, 'confirm');
     const resolved = rec((await t.nth(click, 2)).body);
     expect(textOf(resolved)).toContain('`readback-no.example` is not registered: it is safe to try again.');
+    // Settled only when the window was over: every read of it was made.
+    expect(t.api.requestsFor('domainInfo')).toHaveLength(3);
     const retryId = buttonId(resolved, 'Try again');
     await idle(t);
     expect(t.discord.requestsFor(click)).toHaveLength(3); // no public line
@@ -452,6 +454,65 @@ describe('/domain register with an unknown outcome: read-back', () => {
     expect(second.state).toBe('done');
     expect(second.parameters).toEqual(first.parameters);
     expect((await recordOf(store, first.id)).state).toBe('failed');
+  });
+
+  it('a registry that shows the domain late: 404, 404, then 200 is registered after all, never "safe to try again"', async () => {
+    t.api.enqueue('createDomain', { destroy: true });
+    t.api.enqueue(
+      'domainInfo',
+      { status: 404, body: { error: 'not found' } },
+      { status: 404, body: { error: 'not found' } },
+    );
+    const prompt = await openPrompt(t, register('readback-late.example', newUser()));
+    const click = press(t, prompt, 'confirm');
+    const resolved = rec((await t.nth(click, 2)).body);
+    expect(textOf(resolved)).toContain('`readback-late.example` is registered after all.');
+    expect(buttonsOf(resolved)).toEqual([]);
+    await idle(t);
+    expect(t.api.requestsFor('domainInfo')).toHaveLength(3);
+    expect(t.api.requestsFor('createDomain')).toHaveLength(1);
+    const record = await recordOf(store, recordIdOf(prompt.confirmId));
+    expect(record.state).toBe('done');
+    expect(record.result).toEqual({ readBack: 'applied' });
+  });
+
+  it.each([
+    ['not JSON', { status: 200, body: '<html>OK</html>' }],
+    ['JSON cut off', { status: 201, body: '{"created":' }],
+    ['JSON that is not an object', { status: 200, body: '"ok"' }],
+  ] as const)('a 2xx with %s to the POST is unknown and read back, not failed', async (_label, reply) => {
+    t.api.enqueue('createDomain', reply);
+    const prompt = await openPrompt(t, register(`readback-2xx-${newUser()}.example`, newUser()));
+    const click = press(t, prompt, 'confirm');
+    const told = textOf(rec((await t.nth(click, 1)).body));
+    expect(told).toContain('Outcome unknown');
+    expect(told).toContain(`answered ${reply.status} but its answer could not be read`);
+    expect(told).not.toMatch(/try again\.?$/im);
+    const resolved = rec((await t.nth(click, 2)).body);
+    expect(textOf(resolved)).toContain('is registered after all.');
+    await idle(t);
+    expect(t.api.requestsFor('createDomain')).toHaveLength(1);
+    const record = await recordOf(store, recordIdOf(prompt.confirmId));
+    expect(record.state).toBe('done');
+    expect(record.result).toEqual({ readBack: 'applied' });
+  });
+
+  it('a 2xx with an unreadable body to /musicbot create is unknown, no Try again: the password may exist at the provider', async () => {
+    t.api.enqueue('createMusicBotUser', { status: 200, body: 'not json' });
+    const prompt = await openPrompt(t, {
+      commandName: 'musicbot',
+      subcommand: 'create',
+      options: { username: 'djunread', email: 'dj@example.com', storage: '512MB', bots: 1 },
+      userId: newUser(),
+    });
+    const click = press(t, prompt, 'confirm');
+    const told = rec((await t.nth(click, 1)).body);
+    expect(textOf(told)).toContain('Outcome unknown');
+    expect(textOf(told)).toContain('Check with the provider before trying again');
+    expect(buttonsOf(told)).toEqual([]);
+    await idle(t);
+    expect(t.api.requestsFor('createMusicBotUser')).toHaveLength(1);
+    expect((await recordOf(store, recordIdOf(prompt.confirmId))).state).toBe('unknown');
   });
 
   it('/domain/info keeps failing: after the read-backs the outcome is still unknown', async () => {

@@ -259,10 +259,42 @@ describe('response parsing', () => {
           ? c.getServerLog(1)
           : c.createMusicBotUser({ username: 'u', password: 'pw-secret-1', email: 'e', storage: 1, bots: 1 });
     const error = await failure(call);
-    expect(error.kind).toBe('bad_response');
+    // A change answered 2xx may have been carried out: an unreadable answer leaves it unknown.
+    expect(error.kind).toBe(operation === 'createMusicBotUser' ? 'outcome_unknown' : 'bad_response');
     expect(error.status).toBe(200);
     expect(api.requestsFor(operation)).toHaveLength(1);
   });
+
+  it.each([
+    ['not JSON', 'createDomain', 'OK'],
+    ['a JSON array', 'submitDnsRecords', '[]'],
+    ['not JSON', 'setReverseDns', '<html>done</html>'],
+  ] as const)(
+    'a change answered 2xx with %s is outcome_unknown, not retried (%s)',
+    async (_label, operation, body) => {
+      api.enqueue(operation, { status: 200, body });
+      const c = client();
+      const call =
+        operation === 'createDomain'
+          ? c.createDomain({
+              domain: 'd.com',
+              ownerC: 'o',
+              adminC: 'a',
+              techC: 't',
+              zoneC: 'z',
+              ns1: 'n1',
+              ns2: 'n2',
+            })
+          : operation === 'submitDnsRecords'
+            ? c.submitDnsRecords({ domain: 'd.com', records: [] })
+            : c.setReverseDns({ serverId: 1, ip: '203.0.113.7', hostname: 'h.example.com', validate: true });
+      const error = await failure(call);
+      expect(error.kind).toBe('outcome_unknown');
+      expect(error.message).toContain('may or may not have been applied');
+      expect(error.status).toBe(200);
+      expect(api.requestsFor(operation)).toHaveLength(1);
+    },
+  );
 
   it('an empty {} answers a changing call', async () => {
     api.enqueue('createDomain', { body: '' });
@@ -320,8 +352,17 @@ describe('error kinds', () => {
   it('the snippet never carries a panel license key', async () => {
     api.enqueue('bindPanelLicense', { body: '<p>license LIC-SECRET-9876 is invalid</p>' });
     const error = await failure(client().bindPanelLicense({ license: 'LIC-SECRET-9876', ip: '203.0.113.7' }));
-    expect(error.kind).toBe('bad_response');
+    expect(error.kind).toBe('outcome_unknown');
     expect(error.snippet).toBe('<p>license [REDACTED] is invalid</p>');
+  });
+
+  it('the snippet never carries a panel license key percent- or form-encoded, in any hex case', async () => {
+    const license = 'LIC/SECRET 9876';
+    api.enqueue('bindPanelLicense', {
+      body: `<p>GET ?license=${encodeURIComponent(license)} or LIC%2fSECRET+9876 failed</p>`,
+    });
+    const error = await failure(client().bindPanelLicense({ license, ip: '203.0.113.7' }));
+    expect(error.snippet).toBe('<p>GET ?license=[REDACTED] or [REDACTED] failed</p>');
   });
 
   it('the snippet never carries the token or password', async () => {
@@ -335,7 +376,7 @@ describe('error kinds', () => {
         bots: 1,
       }),
     );
-    expect(error.kind).toBe('bad_response');
+    expect(error.kind).toBe('outcome_unknown');
     expect(error.snippet).not.toContain(api.token);
     expect(error.snippet).not.toContain('Hunter2-secret');
     expect(error.snippet).toContain('[REDACTED]');

@@ -147,6 +147,38 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await store.replicas.live(at(0))).toEqual([]);
     });
 
+    it('replicas: heartbeats by the store clock and the lease judged by it, whatever the local clock says', async () => {
+      const row = { replicaId: 'by-clock', host: 'h', pid: 1, startedAt: new Date() };
+      // A heartbeat written by a replica whose clock is an hour behind still counts by the store's clock.
+      await store.replicas.heartbeat({ ...row, replicaId: 'skewed' }, new Date(Date.now() - 3_600_000));
+      await store.replicas.heartbeat(row);
+      const live = await store.replicas.live({ withinMs: 15_000 });
+      expect(live.map((r) => r.replicaId)).toEqual(['by-clock']);
+      expect(Math.abs((live[0]?.heartbeatAt.getTime() ?? 0) - Date.now())).toBeLessThan(5_000);
+      await store.replicas.remove('by-clock');
+      await store.replicas.remove('skewed');
+    });
+
+    it('orphanSending with nobody alive orphans nothing (a caller always counts itself)', async () => {
+      const sending = change({ state: 'sending' });
+      await store.changes.insert(sending);
+      await store.changes.transition(sending.id, 'sending', 'sending', { replicaId: 'someone' });
+      expect(await store.changes.orphanSending([], {}, at(MINUTE))).toEqual([]);
+      expect((await store.changes.get(sending.id))?.state).toBe('sending');
+    });
+
+    it('a finishing transition with heldBy is refused once another replica holds (or orphaned) the change', async () => {
+      const sending = change({ state: 'sending' });
+      await store.changes.insert(sending);
+      await store.changes.transition(sending.id, 'sending', 'sending', { replicaId: 'owner' });
+      expect(await store.changes.transition(sending.id, 'sending', 'done', {}, { heldBy: 'thief' })).toBe(
+        false,
+      );
+      expect(await store.changes.transition(sending.id, 'sending', 'done', {}, { heldBy: 'owner' })).toBe(
+        true,
+      );
+    });
+
     it('round-trips a change, JSON and times included', async () => {
       const record = change({
         parameters: { domain: 'bücher.example', nested: { list: [1, 'two', null, true] }, quote: `'"\\` },

@@ -55,6 +55,8 @@ export const en = {
   'changes.reject_modal.reason': 'Reason (optional)',
   'changes.outcome.shutdown':
     '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. Check before trying again. {reference}',
+  'changes.outcome.lease_lost':
+    '**Outcome unknown** — this HostOps replica stalled while sending, and another replica took the change over and recorded its outcome as unknown. Check with the provider before trying again. {reference}',
   'changes.outcome.repeatable_unknown':
     '**Outcome unknown** — {reason}. This change is safe to send again. {reference}',
   'changes.outcome.no_answer': 'no answer from the provider within {seconds} s',
@@ -123,6 +125,8 @@ export const de = translationOf(en)({
   'changes.reject_modal.reason': 'Grund (optional)',
   'changes.outcome.shutdown':
     '**Ergebnis unbekannt** — HostOps musste neu starten, bevor der Provider geantwortet hat; die Anfrage wurde gesendet. Prüf das, bevor du es noch einmal versuchst. {reference}',
+  'changes.outcome.lease_lost':
+    '**Ergebnis unbekannt** — diese HostOps-Instanz ist beim Senden hängen geblieben, und eine andere hat die Änderung übernommen und ihr Ergebnis als unbekannt verbucht. Prüf es beim Provider, bevor du es noch einmal versuchst. {reference}',
   'changes.outcome.repeatable_unknown':
     '**Ergebnis unbekannt** — {reason}. Diese Änderung kann gefahrlos noch einmal gesendet werden. {reference}',
   'changes.outcome.no_answer': 'keine Antwort vom Provider innerhalb von {seconds} s',

@@ -32,6 +32,8 @@ export const en = {
   'errors.outcome_unknown': '**Outcome unknown** — {reason}. Check {check} before trying again. {reference}',
   'errors.outcome_unknown.gateway':
     'provider gateway answered {status}; the change may or may not have been applied',
+  'errors.outcome_unknown.unreadable':
+    'the provider answered {status} but its answer could not be read; the change may or may not have been applied',
   'errors.outcome_unknown.timeout':
     'no answer within {seconds} s; the change may or may not have been applied',
   'errors.outcome_unknown.connection':
@@ -90,6 +92,8 @@ export const de = translationOf(en)({
     '**Ergebnis unbekannt** — {reason}. Prüf es {check}, bevor du es noch einmal versuchst. {reference}',
   'errors.outcome_unknown.gateway':
     'das Gateway des Providers hat {status} geantwortet; die Änderung wurde vielleicht ausgeführt, vielleicht nicht',
+  'errors.outcome_unknown.unreadable':
+    'der Provider hat {status} geantwortet, aber seine Antwort war nicht lesbar; die Änderung wurde vielleicht ausgeführt, vielleicht nicht',
   'errors.outcome_unknown.timeout':
     'keine Antwort innerhalb von {seconds} s; die Änderung wurde vielleicht ausgeführt, vielleicht nicht',
   'errors.outcome_unknown.connection':
