@@ -3,13 +3,21 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   userMention,
 } from 'discord.js';
-import { change, defineCommand, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
+import {
+  change,
+  defineCommand,
+  GUILD_ONLY,
+  type PrecheckContext,
+  read,
+} from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { suggestServerIds } from '../src/discord/suggestions.js';
-import type { Translator } from '../src/i18n/Translator.js';
+import { RefusalError } from '../src/discord/UserError.js';
+import { checkForwardDns, type ForwardCheck } from '../src/dns/checkForwardDns.js';
+import { type Message, message, type Translator } from '../src/i18n/Translator.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
 
@@ -82,14 +90,15 @@ export const server = defineCommand(definition, {
       autocomplete: suggestServerIds,
       // A PUT: sending it again after an unknown outcome is safe.
       repeatable: true,
-      parse: ({ interaction }) => ({
+      parse: ({ interaction }): ReverseDnsParameters => ({
         serverId: interaction.options.getInteger('id', true),
         ip: stringOption(interaction.options, 'ip', parseIpv4WithPrefix),
         hostname: stringOption(interaction.options, 'hostname', parseHostname),
         validate: interaction.options.getBoolean('validate') ?? true,
       }),
+      precheck: forwardCheck,
       target: ({ serverId, ip }) => `server ${serverId} ${ip}`,
-      preview: ({ serverId, ip, hostname, validate }, t) => ({
+      preview: ({ serverId, ip, hostname, validate, forward }, t) => ({
         title: t('server.rdns.title'),
         fields: [
           { name: t('server.rdns.server_id'), value: String(serverId), inline: true },
@@ -100,6 +109,9 @@ export const server = defineCommand(definition, {
             value: validate ? t('common.yes') : t('common.no'),
             inline: true,
           },
+          ...(forward
+            ? [{ name: t('server.rdns.forward'), value: describeForwardCheck(forward, { ip, hostname }, t) }]
+            : []),
         ],
       }),
       send: async (input, { hosting, correlationId, requesterId, t, channelT }) => {
@@ -125,3 +137,73 @@ export const server = defineCommand(definition, {
     }),
   },
 });
+
+interface ReverseDnsParameters {
+  serverId: number;
+  ip: string;
+  hostname: string;
+  validate: boolean;
+  /** What the forward look-up of `hostname` found when the prompt was opened (not sent). */
+  forward?: ForwardCheck;
+}
+
+/** The address part of `203.0.113.7/32`. */
+const addressOf = (ip: string) => ip.split('/')[0] ?? ip;
+
+/**
+ * Mail servers accept a PTR record only when its host name resolves back to the address (forward-confirmed
+ * reverse DNS): asked before the prompt, within about 2 s, per RDNS_FORWARD_CHECK.
+ */
+function forwardCheck(
+  parameters: ReverseDnsParameters,
+  { config }: PrecheckContext,
+): ReverseDnsParameters | Promise<ReverseDnsParameters> {
+  const { forwardCheck: mode, servers } = config.dns;
+  const { forward: _earlier, ...sent } = parameters;
+  if (mode === 'off') return sent;
+  return checkForwardDns(sent.hostname, addressOf(sent.ip), {
+    servers,
+    budgetMs: FORWARD_CHECK_BUDGET_MS,
+  }).then((forward) => {
+    if (mode === 'require' && forward.kind !== 'match') {
+      throw new RefusalError(
+        message('server.rdns.forward.refused', {
+          hostname: literal(sent.hostname),
+          ip: literal(addressOf(sent.ip)),
+          found: forwardFinding(forward, sent),
+        }),
+        'forward_dns',
+      );
+    }
+    return { ...sent, forward };
+  });
+}
+
+const FORWARD_CHECK_BUDGET_MS = 2_000;
+
+function forwardFinding(forward: ForwardCheck, { ip, hostname }: { ip: string; hostname: string }): Message {
+  const names = { hostname: literal(hostname), ip: literal(addressOf(ip)) };
+  switch (forward.kind) {
+    case 'match':
+      return message('server.rdns.forward.match', names);
+    case 'mismatch':
+      return message('server.rdns.forward.mismatch', {
+        ...names,
+        addresses: forward.addresses.map(literal).join(', '),
+      });
+    case 'no_address':
+      return message('server.rdns.forward.no_address', names);
+    case 'unchecked':
+      return forward.reason === 'timeout'
+        ? message('server.rdns.forward.timeout')
+        : message('server.rdns.forward.error', { detail: literal(forward.detail) });
+  }
+}
+
+function describeForwardCheck(
+  forward: ForwardCheck,
+  sent: { ip: string; hostname: string },
+  t: Translator,
+): string {
+  return t.render(forwardFinding(forward, sent));
+}

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
@@ -93,6 +94,31 @@ const databaseUrl = z
   .string()
   .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://');
 
+/** `host[:port]`, `[v6]:port` or a bare IPv6 address, as node's resolver takes them; hosts are IPs. */
+const dnsServer = (entry: string) => {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const [host, port] = bracketed
+    ? [bracketed[1] ?? '', bracketed[2]]
+    : isIP(entry) === 6
+      ? [entry, undefined]
+      : (entry.split(':') as [string, string | undefined]);
+  return isIP(host) !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535));
+};
+
+const dnsServers = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine(
+          dnsServer,
+          'must be a comma-separated list of resolver addresses such as 9.9.9.9 or 127.0.0.1:5353',
+        ),
+    ),
+  );
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 const timeZone = z
@@ -158,6 +184,9 @@ const environmentSchema = z.object({
   WATCH_LEAD_DAYS: optional(leadDays).default([30, 14, 7, 3, 1]),
   WATCH_MENTION_ROLE_IDS: optional(snowflakeList).default([]),
   WATCH_CONCURRENCY: optional(integer(1, 64)).default(4),
+  // The resolvers the forward check of /server rdns asks; unset: the system's.
+  DNS_SERVERS: optional(dnsServers).default([]),
+  RDNS_FORWARD_CHECK: optional(z.enum(['warn', 'require', 'off'])).default('warn'),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -219,6 +248,11 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     mentionRoleIds: env.WATCH_MENTION_ROLE_IDS,
     // Never more lookups at once than the pool has connections.
     concurrency: Math.min(env.WATCH_CONCURRENCY, env.HOSTING_API_MAX_CONNECTIONS),
+  },
+  dns: {
+    servers: env.DNS_SERVERS,
+    /** warn: show the check, Confirm stays; require: only a confirmed match may be sent; off. */
+    forwardCheck: env.RDNS_FORWARD_CHECK,
   },
   botLocale: env.BOT_LOCALE,
   logLevel: env.LOG_LEVEL,

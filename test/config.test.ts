@@ -48,6 +48,8 @@ const SAMPLES: Record<string, string | undefined> = {
   WATCH_LEAD_DAYS: '7, 60,14 7',
   WATCH_MENTION_ROLE_IDS: '100000000000000010,100000000000000011',
   WATCH_CONCURRENCY: '3',
+  DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
+  RDNS_FORWARD_CHECK: 'require',
 };
 
 function problems(env: Record<string, string | undefined>): string[] {
@@ -185,6 +187,7 @@ describe('parseConfig', () => {
         mentionRoleIds: ['100000000000000010', '100000000000000011'],
         concurrency: 3,
       },
+      dns: { servers: ['127.0.0.1:5353', '[::1]:53', '9.9.9.9'], forwardCheck: 'require' },
       botLocale: 'de',
       logLevel: 'debug',
     });
@@ -254,6 +257,9 @@ describe('parseConfig', () => {
     ['WATCH_MENTION_ROLE_IDS', '@oncall', 'Discord ids'],
     ['WATCH_CONCURRENCY', '0', '>=1'],
     ['WATCH_CONCURRENCY', '65', '<=64'],
+    ['DNS_SERVERS', 'dns.example.net', 'resolver addresses'],
+    ['DNS_SERVERS', '9.9.9.9:70000', 'resolver addresses'],
+    ['RDNS_FORWARD_CHECK', 'strict', 'warn'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);

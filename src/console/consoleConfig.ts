@@ -39,6 +39,9 @@ export const CONSOLE_VARIABLES = [
   'CONFIRM_TIMEOUT_S',
   'AUDIT_RETENTION_DAYS',
   'BOT_LOCALE',
+  // The forward check of /server rdns, as the bot does it.
+  'DNS_SERVERS',
+  'RDNS_FORWARD_CHECK',
   // Known so the console refuses what needs a second person, rather than skipping the approval.
   'APPROVAL_REQUIRED',
 ] as const;

@@ -9,6 +9,7 @@ import {
   type ChatInputCommandInteraction,
   ComponentType,
   channelMention,
+  MessageFlags,
   type ModalSubmitInteraction,
   TextInputStyle,
   TimestampStyles,
@@ -128,6 +129,13 @@ export class ChangeFlow {
     parameters: object,
   ): Promise<void> {
     const { journal, answers } = this.#deps;
+    const checking = spec.precheck?.(parameters, { config: this.#deps.config, logger: invocation.logger });
+    // A look-up first (a DNS query, say): acknowledged now, so Discord's deadline never waits for it.
+    const deferred = checking instanceof Promise;
+    if (deferred) {
+      await answers.acknowledge(invocation, interaction.deferReply({ flags: MessageFlags.Ephemeral }));
+    }
+    const checked = (await checking) ?? parameters;
     const requester = {
       id: invocation.userId,
       name: invocation.userName,
@@ -135,15 +143,9 @@ export class ChangeFlow {
       channelId: invocation.channelId,
       locale: invocation.locale,
     };
-    const record = await journal.open(
-      invocation.label,
-      spec,
-      parameters,
-      requester,
-      invocation.correlationId,
-    );
+    const record = await journal.open(invocation.label, spec, checked, requester, invocation.correlationId);
     const t = translator(invocation.locale);
-    const preview = spec.preview(parameters, t);
+    const preview = spec.preview(checked, t);
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
     const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
@@ -155,10 +157,9 @@ export class ChangeFlow {
       components: [promptButtons(record.id, false, t)],
       ...(preview.files ? { files: preview.files } : {}),
     };
-    await answers.acknowledge(
-      invocation,
-      interaction.reply(ephemeral(withAttachments(this.#sandboxed(body, t)))),
-    );
+    const shown = withAttachments(this.#sandboxed(body, t));
+    if (deferred) await interaction.editReply(shown);
+    else await answers.acknowledge(invocation, interaction.reply(ephemeral(shown)));
     const delay = record.expiresAt.getTime() - this.#deps.now().getTime();
     const timer = setTimeout(() => this.#track(this.#expire(record.id)), Math.max(0, delay));
     timer.unref();

@@ -82,6 +82,12 @@ export interface ChangePreview {
   files?: PreviewFile[];
 }
 
+/** What a change's precheck may use. */
+export interface PrecheckContext {
+  config: Config;
+  logger: Logger;
+}
+
 /** What sending a change may use: the record's parameters come separately. */
 export interface SendContext {
   hosting: HostingClient;
@@ -131,6 +137,12 @@ export interface ChangeSpec<P extends object> {
   target: (parameters: P) => string;
   /** In the language of whoever reads it: the invoker's prompt, or the channel's approval request. */
   preview: (parameters: P, t: Translator) => ChangePreview;
+  /**
+   * A look-up before the prompt, e.g. whether a host name resolves back to the IP. Returns the
+   * parameters with what it found (kept in the record and shown by `preview`; `send` ignores it), or
+   * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
+   */
+  precheck?: (parameters: P, context: PrecheckContext) => P | Promise<P>;
   send: (parameters: P, context: SendContext) => Promise<ChangeOutcome>;
   /** After an unknown outcome, how to read whether the change took effect after all. */
   readBack?: {

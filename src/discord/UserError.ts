@@ -12,7 +12,7 @@ export class UserError extends Error {
   }
 }
 
-export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down';
+export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down' | 'forward_dns';
 
 /** A gate said no: nothing was validated or sent. */
 export class RefusalError extends UserError {

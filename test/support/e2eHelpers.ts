@@ -195,8 +195,16 @@ export async function promptOf(
   i: DispatchedInteraction,
   owner: { userId?: string; roles?: string[] } = {},
 ): Promise<Prompt> {
-  const cb = await callbackOf(t, i);
-  expect(cb.type, `expected a prompt, got ${JSON.stringify(cb.request.body)}`).toBe(CallbackType.reply);
+  const first = await callbackOf(t, i);
+  // A prompt that looks something up first (the forward DNS check) is a deferral, then the edit.
+  const cb =
+    first.type === CallbackType.defer
+      ? { ...first, data: { ...rec((await t.nth(i, 1)).body), flags: first.data.flags } }
+      : first;
+  expect(
+    [CallbackType.reply, CallbackType.defer],
+    `expected a prompt, got ${JSON.stringify(cb.request.body)}`,
+  ).toContain(cb.type);
   expect(isEphemeral(cb.data), 'the prompt must be ephemeral').toBe(true);
   const buttons = arr(dig(cb.data, 'components', 0, 'components'), 'prompt buttons').map((b) => rec(b));
   const confirm = buttons.find((b) => b.label === 'Confirm');

@@ -98,6 +98,9 @@ export async function startTestBot(
     DEFAULT_ZONE_C: 'ZON-1',
     // Off unless a test asks for it: parallel test files would fight over one port.
     HTTP_PORT: '0',
+    // Off unless a test asks for it (with a local DNS server: test/support/FakeDnsServer.ts), so the
+    // /server rdns prompt is a plain reply and no test depends on the machine's resolvers.
+    RDNS_FORWARD_CHECK: 'off',
     ...env,
   });
   for (const secret of [config.hosting.token, config.discord.token]) logs.secrets.add(secret);

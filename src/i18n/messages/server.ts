@@ -21,6 +21,16 @@ export const en = {
   'server.rdns.summary': 'reverse DNS of {ip} (server {server}) → {hostname}',
   'server.rdns.done': 'Reverse DNS set',
   'server.rdns.record': '🛠️ {requester} set the {summary}.',
+  'server.rdns.forward': 'Forward DNS',
+  'server.rdns.forward.match': '✅ {hostname} resolves to {ip}',
+  'server.rdns.forward.mismatch':
+    '⚠️ {hostname} resolves to {addresses}, not to {ip}: mail servers will not trust this PTR record',
+  'server.rdns.forward.no_address':
+    '⚠️ {hostname} has no IPv4 address (no A record): mail servers will not trust this PTR record',
+  'server.rdns.forward.timeout': '❔ not checked: the resolver did not answer within 2 s',
+  'server.rdns.forward.error': '❔ not checked: the resolver failed ({detail})',
+  'server.rdns.forward.refused':
+    'Not sent: RDNS_FORWARD_CHECK=require needs {hostname} to resolve to {ip} first. Found: {found}. Add the A record, then run the command again.',
   'server.suggestion': 'server {id}',
 } as const;
 
@@ -44,5 +54,15 @@ export const de = translationOf(en)({
   'server.rdns.summary': 'Reverse-DNS von {ip} (Server {server}) → {hostname}',
   'server.rdns.done': 'Reverse-DNS gesetzt',
   'server.rdns.record': '🛠️ {requester} hat {summary} gesetzt.',
+  'server.rdns.forward': 'Forward-DNS',
+  'server.rdns.forward.match': '✅ {hostname} löst auf {ip} auf',
+  'server.rdns.forward.mismatch':
+    '⚠️ {hostname} löst auf {addresses} auf, nicht auf {ip}: Mailserver vertrauen diesem PTR-Eintrag nicht',
+  'server.rdns.forward.no_address':
+    '⚠️ {hostname} hat keine IPv4-Adresse (kein A-Eintrag): Mailserver vertrauen diesem PTR-Eintrag nicht',
+  'server.rdns.forward.timeout': '❔ nicht geprüft: der Resolver hat nicht innerhalb von 2 s geantwortet',
+  'server.rdns.forward.error': '❔ nicht geprüft: der Resolver ist gescheitert ({detail})',
+  'server.rdns.forward.refused':
+    'Nicht gesendet: RDNS_FORWARD_CHECK=require verlangt, dass {hostname} zuerst auf {ip} auflöst. Gefunden: {found}. Leg den A-Eintrag an und führ den Befehl dann noch einmal aus.',
   'server.suggestion': 'Server {id}',
 });
