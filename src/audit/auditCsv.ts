@@ -20,6 +20,8 @@ export const AUDIT_CSV_HEADER = [
   'duration_ms',
   'parameters',
   'change_id',
+  'acted_by_id',
+  'acted_by_name',
 ] as const;
 
 // What a spreadsheet may run as a formula (OWASP "CSV injection"): `=`, `+`, `-`, `@`, tab and CR.
@@ -51,6 +53,8 @@ function cells(entry: AuditEntry): string[] {
     entry.durationMs === null ? '' : String(entry.durationMs),
     entry.parameters === null ? '' : JSON.stringify(entry.parameters),
     entry.changeId ?? '',
+    entry.actedById ?? '',
+    entry.actedByName ?? '',
   ];
 }
 

@@ -89,6 +89,12 @@ export function renderAuditLine(entry: AuditEntry): string {
   ];
   if (entry.target !== null && entry.target !== '') parts.push(escapeUserText(entry.target, 60));
   parts.push(`${user} (${escapeUserText(entry.userName, 40)})`);
+  if (entry.actedById !== null && entry.actedById !== entry.userId) {
+    const actor = SNOWFLAKE.test(entry.actedById)
+      ? userMention(entry.actedById)
+      : escapeUserText(entry.actedById, 24);
+    parts.push(`→ ${actor} (${escapeUserText(entry.actedByName ?? '', 40)})`);
+  }
   parts.push(literal(cutText(entry.correlationId.replace(/[\r\n]/g, ' '), 20)));
   if (entry.detail !== null && entry.detail !== '') parts.push(escapeUserText(entry.detail, 60));
   return parts.join(' · ');

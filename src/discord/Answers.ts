@@ -32,6 +32,8 @@ export interface Invocation {
   target?: string | null;
   parameters?: Record<string, unknown> | null;
   changeId?: string | null;
+  /** Who acted on the requester's change, when not the requester: the approver. */
+  actedBy?: { id: string; name: string };
 }
 
 export interface RouterObserver {
@@ -152,6 +154,8 @@ export class Answers {
       durationMs: Math.round(ms),
       parameters: invocation.parameters ?? null,
       changeId: invocation.changeId ?? null,
+      actedById: invocation.actedBy?.id ?? null,
+      actedByName: invocation.actedBy?.name ?? null,
     });
   }
 }

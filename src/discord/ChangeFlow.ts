@@ -350,7 +350,9 @@ export class ChangeFlow {
       return;
     }
     invocation.logger.info({ change: record.id, approver: approver.id }, 'change approved');
-    await this.#send(interaction, { ...record, state: 'sending' }, spec, invocation, approver);
+    // Its end is the requester's change and the approver's act: the audit row names both.
+    const acted = { ...invocation, actedBy: { id: approver.id, name: approver.name } };
+    await this.#send(interaction, { ...record, state: 'sending' }, spec, acted, approver);
   }
 
   /** Reject: an approver, or the requester withdrawing; the reason comes from a modal (optional). */
@@ -409,7 +411,11 @@ export class ChangeFlow {
       ),
     );
     await this.#editApproval(record, spec, status, invocation, messages);
-    await answers.finish(invocation, 'rejected', withdrawing ? 'withdrawn' : `rejected by ${by.name}`);
+    await answers.finish(
+      withdrawing ? invocation : { ...invocation, actedBy: by },
+      'rejected',
+      withdrawing ? 'withdrawn' : `rejected by ${by.name}`,
+    );
   }
 
   async #editApproval(

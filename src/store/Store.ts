@@ -121,12 +121,17 @@ export interface AuditEntry {
   durationMs: number | null;
   parameters: Record<string, unknown> | null;
   changeId: string | null;
+  /** Who acted, where it was not `userId` (the requester): the approver who approved or rejected. */
+  actedById: string | null;
+  actedByName: string | null;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
+  Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
 
 /** Every given field must match. */
 export interface AuditFilter {
+  /** The requester, or whoever acted on their change (an approver). */
   userId?: string;
   command?: string;
   subcommand?: string;

@@ -1,7 +1,15 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
 import { batchClaims, type Claim } from './batchClaims.js';
-import type { AuditEntry, AuditFilter, ChangePatch, ChangeRecord, Store, WatchedDomain } from './Store.js';
+import type {
+  AuditEntry,
+  AuditFilter,
+  ChangePatch,
+  ChangeRecord,
+  NewAuditEntry,
+  Store,
+  WatchedDomain,
+} from './Store.js';
 import type { AuditTable, ChangesTable, Database, Engine, WatchedDomainsTable } from './schema.js';
 
 /** The queries behind `Store`, written once for both engines. */
@@ -259,22 +267,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       async insert(entry) {
         const row = await db
           .insertInto('audit')
-          .values({
-            at: entry.at.getTime(),
-            user_id: entry.userId,
-            user_name: entry.userName,
-            guild_id: entry.guildId,
-            channel_id: entry.channelId,
-            command: entry.command,
-            subcommand: entry.subcommand,
-            target: entry.target,
-            outcome: entry.outcome,
-            detail: entry.detail,
-            correlation_id: entry.correlationId,
-            duration_ms: entry.durationMs,
-            parameters: toJsonOrNull(entry.parameters),
-            change_id: entry.changeId,
-          })
+          .values(auditRow(entry))
           .returning('id')
           .executeTakeFirstOrThrow();
         return row.id;
@@ -424,7 +417,10 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
 
 function auditWhere(db: Kysely<Database>, filter: AuditFilter) {
   let query = db.selectFrom('audit');
-  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  const { userId } = filter;
+  if (userId !== undefined) {
+    query = query.where((eb) => eb.or([eb('user_id', '=', userId), eb('acted_by_id', '=', userId)]));
+  }
   if (filter.command !== undefined) query = query.where('command', '=', filter.command);
   if (filter.subcommand !== undefined) query = query.where('subcommand', '=', filter.subcommand);
   if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
@@ -523,6 +519,8 @@ function toAudit(row: Selectable<AuditTable>): AuditEntry {
     durationMs: row.duration_ms,
     parameters: fromJsonOrNull(row.parameters),
     changeId: row.change_id,
+    actedById: row.acted_by_id,
+    actedByName: row.acted_by_name,
   };
 }
 
@@ -559,8 +557,8 @@ function changeRow(change: ChangeRecord) {
   };
 }
 
-/** Every column of an audit entry but its id, which the database assigns (importRows). */
-function auditRow(entry: Omit<AuditEntry, 'id'>) {
+/** Every column of an audit entry but its id, which the database assigns. */
+function auditRow(entry: NewAuditEntry) {
   return {
     at: entry.at.getTime(),
     user_id: entry.userId,
@@ -576,6 +574,8 @@ function auditRow(entry: Omit<AuditEntry, 'id'>) {
     duration_ms: entry.durationMs,
     parameters: toJsonOrNull(entry.parameters),
     change_id: entry.changeId,
+    acted_by_id: entry.actedById ?? null,
+    acted_by_name: entry.actedByName ?? null,
   };
 }
 

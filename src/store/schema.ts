@@ -41,6 +41,8 @@ export interface AuditTable {
   duration_ms: number | null;
   parameters: string | null;
   change_id: string | null;
+  acted_by_id: string | null;
+  acted_by_name: string | null;
 }
 
 export interface InteractionClaimsTable {

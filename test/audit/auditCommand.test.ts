@@ -36,6 +36,8 @@ function entry(id: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
     durationMs: 12,
     parameters: null,
     changeId: null,
+    actedById: null,
+    actedByName: null,
     ...overrides,
   };
 }

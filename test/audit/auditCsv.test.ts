@@ -3,7 +3,7 @@ import { AUDIT_CSV_HEADER, auditCsv, csvCell } from '../../src/audit/auditCsv.js
 import type { AuditEntry } from '../../src/store/index.js';
 
 const HEADER =
-  'at,user_id,user_name,guild_id,channel_id,command,subcommand,target,outcome,detail,correlation_id,duration_ms,parameters,change_id';
+  'at,user_id,user_name,guild_id,channel_id,command,subcommand,target,outcome,detail,correlation_id,duration_ms,parameters,change_id,acted_by_id,acted_by_name';
 
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
@@ -22,6 +22,8 @@ function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     durationMs: 1234,
     parameters: null,
     changeId: null,
+    actedById: null,
+    actedByName: null,
     ...overrides,
   };
 }
@@ -67,8 +69,8 @@ describe('auditCsv', () => {
     const csv = auditCsv([entry(), entry({ id: 2, guildId: null, channelId: null, durationMs: null })]);
     expect(csv).toBe(
       `${HEADER}\r\n` +
-        '2026-11-20T08:15:30.250Z,100000000000000001,alice,300000000000000001,400000000000000001,domain,register,example.org,done,,a1b2c3d4e5,1234,,\r\n' +
-        '2026-11-20T08:15:30.250Z,100000000000000001,alice,,,domain,register,example.org,done,,a1b2c3d4e5,,,\r\n',
+        '2026-11-20T08:15:30.250Z,100000000000000001,alice,300000000000000001,400000000000000001,domain,register,example.org,done,,a1b2c3d4e5,1234,,,,\r\n' +
+        '2026-11-20T08:15:30.250Z,100000000000000001,alice,,,domain,register,example.org,done,,a1b2c3d4e5,,,,,\r\n',
     );
     expect(csv.split('\r\n')).toHaveLength(4);
     expect(csv.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -78,7 +80,7 @@ describe('auditCsv', () => {
     const parameters = { domain: 'example.org', ns: ['ns1.example.net', 'ns2.example.net'], ttl: 3600 };
     const csv = auditCsv([entry({ parameters, changeId: 'chg_1' })]);
     expect(csv).toContain(
-      '"{""domain"":""example.org"",""ns"":[""ns1.example.net"",""ns2.example.net""],""ttl"":3600}",chg_1\r\n',
+      '"{""domain"":""example.org"",""ns"":[""ns1.example.net"",""ns2.example.net""],""ttl"":3600}",chg_1,,\r\n',
     );
     const [, row] = parseCsv(csv);
     expect(JSON.parse(row?.[12] ?? '')).toEqual(parameters);

@@ -171,6 +171,20 @@ describe('two-person approval', () => {
     }
     expect(row?.userId).toBe(t.discord.userId);
     expect(row?.detail).toMatch(/^approved by /);
+    expect(row?.actedById).toBe(approver);
+    // `/audit user:@approver` shows what that person approved.
+    const byApprover = await store.audit.query({ userId: approver }, { limit: 50, offset: 0 });
+    expect(byApprover.rows.map((r) => r.changeId)).toContain(request.changeId);
+    const asked = t.command({
+      commandName: 'audit',
+      options: { user: approver },
+      userId: SECOND_APPROVER === approver ? APPROVER : SECOND_APPROVER,
+      roles: [ROLES.admin],
+    });
+    await callbackOf(t, asked);
+    const answer = rec((await t.nth(asked, 1)).body);
+    expect(textOf(answer)).toContain(`→ <@${approver}>`);
+    expect(textOf(answer)).toContain('approved by');
   });
 
   it('a music-bot password reaches the API and the approver only, never the channel or the store', async () => {
@@ -233,6 +247,11 @@ describe('two-person approval', () => {
     );
     await idle(t);
     expect(t.api.requests).toHaveLength(0);
+    const rejectedBy = await store.audit.query(
+      { userId: APPROVER, outcome: 'rejected' },
+      { limit: 50, offset: 0 },
+    );
+    expect(rejectedBy.rows.find((r) => r.changeId === request.changeId)?.actedById).toBe(APPROVER);
     // A late approval changes nothing.
     const late = click(request, request.approveId, SECOND_APPROVER, [ROLES.admin]);
     expect(await ephemeralText(late)).toMatch(/rejected or withdrawn/);

@@ -37,7 +37,7 @@ const FORMULA_NAME = '=HYPERLINK("http://x")';
 const PAGED = 23;
 const DAY_MS = 86_400_000;
 const HEADER =
-  'at,user_id,user_name,guild_id,channel_id,command,subcommand,target,outcome,detail,correlation_id,duration_ms,parameters,change_id';
+  'at,user_id,user_name,guild_id,channel_id,command,subcommand,target,outcome,detail,correlation_id,duration_ms,parameters,change_id,acted_by_id,acted_by_name';
 
 let t: TestBot;
 

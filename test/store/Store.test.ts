@@ -101,7 +101,13 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       [
         'store opened',
         engine,
-        ['0001_initial', '0002_replicas_and_approval', '0003_watch', '0004_change_locale'],
+        [
+          '0001_initial',
+          '0002_replicas_and_approval',
+          '0003_watch',
+          '0004_change_locale',
+          '0005_audit_actor',
+        ],
       ],
       ['store opened', engine, []],
       ['store opened', engine, []],
@@ -332,7 +338,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(new Set(ids).size).toBe(ids.length);
       const { rows } = await query({ userId: 'u2', subcommand: 'register' });
-      expect(rows).toEqual([{ ...fixtures[1], id: ids[1] }]);
+      expect(rows).toEqual([{ actedById: null, actedByName: null, ...fixtures[1], id: ids[1] }]);
     });
 
     it('lists newest first (at desc, then id desc) with the total', async () => {

@@ -4,6 +4,7 @@ import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_replicas_and_approval.js';
 import * as m0003 from './0003_watch.js';
 import * as m0004 from './0004_change_locale.js';
+import * as m0005 from './0005_audit_actor.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -15,5 +16,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0002_replicas_and_approval': { up: (db) => m0002.up(db) },
     '0003_watch': { up: (db) => m0003.up(db) },
     '0004_change_locale': { up: (db) => m0004.up(db) },
+    '0005_audit_actor': { up: (db) => m0005.up(db) },
   };
 }
