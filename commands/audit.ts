@@ -32,6 +32,7 @@ export const AUDITED_COMMANDS = [
   'domain expiry',
   'domain register',
   'domain dns',
+  'domain records',
   'musicbot create',
   'panel bind',
   'help',

@@ -17,11 +17,13 @@ import {
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
+import { domainLabel } from '../src/discord/render/domainLabel.js';
 import { literal } from '../src/discord/render/literal.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
+import { dnsChange, dnsRecordsRead } from '../src/dns/dnsCommands.js';
 import type { DnsRecord } from '../src/hosting/dnsRecords.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message, type Translator } from '../src/i18n/Translator.js';
@@ -155,6 +157,12 @@ export const definition = {
         },
       ],
     },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'records',
+      description: 'The last DNS record set sent for a domain through HostOps: who, when, and the records',
+      options: [domainOption('Domain name', true)],
+    },
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -167,12 +175,6 @@ const parseHandle = (raw: string) =>
 
 function today({ now, config }: CommandContext): DateTime {
   return DateTime.fromJSDate(now(), { zone: config.hosting.timeZone }).startOf('day');
-}
-
-function domainLabel(domain: ParsedDomain): string {
-  return domain.unicode === domain.ascii
-    ? literal(domain.ascii)
-    : `${literal(domain.unicode)} (${literal(domain.ascii)})`;
 }
 
 interface Registration {
@@ -266,150 +268,6 @@ const register = change<Registration>({
   },
 });
 
-/**
- * One record as the zone line it stands for, every part as sent; TXT text is quoted (with `"` and `\`
- * escaped) so spaces at its ends and quotes inside it show.
- */
-function recordLine(record: DnsRecord): string {
-  const prio = record.prio === undefined ? '' : ` ${record.prio}`;
-  const content = record.type === 'TXT' ? `"${record.content.replace(/["\\]/g, '\\$&')}"` : record.content;
-  return `${record.name} ${record.ttl} ${record.type}${prio} ${content}`;
-}
-
-// Keeps the whole prompt well inside Discord's 6000-character embed budget; a field holds 1024.
-const PREVIEW_BUDGET = 4500;
-const FIELD_BUDGET = 1024;
-const CODE_BLOCK_OVERHEAD = '```\n\n```'.length;
-const RECORDS_FILE = 'records.txt';
-
-/**
- * The records as code blocks, each line whole. What does not fit (or cannot sit in a code block)
- * is never cut silently: the prompt says how much is not shown and attaches every line in a file.
- */
-function recordPreview(records: DnsRecord[], t: Translator): Pick<ChangePreview, 'fields' | 'files'> {
-  const lines = records.map(recordLine);
-  const preview: PreviewField[] = [];
-  let block: string[] = [];
-  let blockLength = CODE_BLOCK_OVERHEAD;
-  let used = 0;
-  const flush = () => {
-    if (block.length === 0) return;
-    preview.push({
-      name: preview.length === 0 ? t('domain.dns.records_field', { count: records.length }) : '\u200b',
-      value: `\`\`\`\n${block.join('\n')}\n\`\`\``,
-    });
-    block = [];
-    blockLength = CODE_BLOCK_OVERHEAD;
-  };
-  let shown = 0;
-  for (const line of lines) {
-    const fits = line.length + CODE_BLOCK_OVERHEAD <= FIELD_BUDGET && used + line.length <= PREVIEW_BUDGET;
-    if (!fits || line.includes('```')) break;
-    if (blockLength + line.length + 1 > FIELD_BUDGET) flush();
-    block.push(line);
-    blockLength += line.length + 1;
-    used += line.length + 1;
-    shown++;
-  }
-  flush();
-  if (shown === lines.length) return { fields: preview };
-  const rest = lines.slice(shown);
-  const characters = rest.reduce((sum, line) => sum + line.length, rest.length - 1);
-  preview.push({
-    name: shown === 0 ? t('domain.dns.records_field', { count: records.length }) : '\u200b',
-    value: t('domain.dns.not_shown', {
-      count: rest.length,
-      characters,
-      total: records.length,
-      file: literal(RECORDS_FILE),
-    }),
-  });
-  return { fields: preview, files: [{ name: RECORDS_FILE, content: `${lines.join('\n')}\n` }] };
-}
-
-interface DnsSubmission {
-  domain: ParsedDomain;
-  records: DnsRecord[];
-}
-
-/** Every parameter travels in the query string: a request the provider would refuse is refused here. */
-function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsSubmission): DnsSubmission {
-  const bytes = (count: number) =>
-    hosting.requestTargetBytes('submitDnsRecords', {
-      domain: domain.ascii,
-      records: records.slice(0, count),
-    });
-  const total = bytes(records.length);
-  const max = hosting.maxUrlBytes;
-  if (total <= max) return { domain, records };
-  let fit = 0;
-  let tooMany = records.length;
-  while (tooMany - fit > 1) {
-    const middle = Math.floor((fit + tooMany) / 2);
-    if (bytes(middle) <= max) fit = middle;
-    else tooMany = middle;
-  }
-  throw new InvalidOptionError(
-    'records',
-    message('domain.dns.too_large', { count: records.length, total, max }),
-    fit === 0 ? message('domain.dns.none_fits') : message('domain.dns.fit', { count: fit }),
-  );
-}
-
-const dns = change<DnsSubmission>({
-  tier: 'operator',
-  operation: 'submitDnsRecords',
-  autocomplete: suggestDomains,
-  parse: (context) => {
-    const domain = stringOption(context.interaction.options, 'domain', parseDomain);
-    const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
-    if (records) return checkRequestSize(context, { domain, records });
-    return {
-      modal: {
-        title: cutText(context.t('domain.dns.modal_title', { domain: domain.unicode }), 45),
-        input: {
-          label: context.t('domain.dns.modal_label'),
-          placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
-          maxLength: 4000,
-        },
-        submit: (text) =>
-          checkRequestSize(context, { domain, records: validated('records', text, parseDnsRecords) }),
-      },
-    };
-  },
-  target: ({ domain }) => domain.ascii,
-  preview: ({ domain, records }, t) => {
-    const { fields, files } = recordPreview(records, t);
-    return {
-      title: t('domain.dns.title'),
-      fields: [{ name: t('domain.dns.domain'), value: domainLabel(domain) }, ...fields],
-      ...(files ? { files } : {}),
-    };
-  },
-  send: async ({ domain, records }, { hosting, correlationId, requesterId, t, channelT }) => {
-    await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
-    const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
-    return {
-      private: {
-        embeds: [
-          {
-            title: t('domain.dns.done'),
-            color: Colour.success,
-            description: t('domain.dns.summary', { records: counts(t), domain: domainLabel(domain) }),
-          },
-        ],
-      },
-      public: {
-        content: channelT('domain.dns.record', {
-          requester: userMention(requesterId),
-          records: counts(channelT),
-          domain: domainLabel(domain),
-        }),
-      },
-    };
-  },
-});
-
 export const domain = defineCommand(definition, {
   subcommands: {
     info: read({
@@ -461,6 +319,7 @@ export const domain = defineCommand(definition, {
       },
     }),
     register,
-    dns,
+    dns: dnsChange,
+    records: dnsRecordsRead,
   },
 });

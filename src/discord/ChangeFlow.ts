@@ -18,12 +18,13 @@ import {
 } from 'discord.js';
 import { type ChangeJournal, masked, type SentState } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
+import { newCorrelationId } from '../correlationId.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import { type Locale, pickLocale } from '../i18n/locales.js';
 import { type MessageKey, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
-import type { ChangeRecord } from '../store/index.js';
+import type { ChangeRecord, Store } from '../store/index.js';
 import { type Answers, ephemeral, type Invocation } from './Answers.js';
 import { checkGates } from './access.js';
 import type {
@@ -34,16 +35,21 @@ import type {
   ReplyBody,
   SendContext,
 } from './CommandModule.js';
+import { customId } from './customId.js';
 import { describeError, outcomeUnknownReason, seconds } from './describeError.js';
+import { actionButton, actionRow } from './render/actionButton.js';
 import { Colour } from './render/colours.js';
 import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
+import { literal } from './render/literal.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { restarting } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
   journal: ChangeJournal;
+  /** For what changes keep beyond their records (`remember`, `revert`, `precheck`). */
+  store: Store;
   /** The change subcommands, by label (`/domain register`). */
   specs: ReadonlyMap<string, AnyChangeSpec>;
   answers: Answers;
@@ -94,6 +100,8 @@ interface Sending {
   t: Translator;
 }
 
+/** How long a change's precheck may take before the prompt is acknowledged by a deferral instead. */
+const PRECHECK_INLINE_MS = 20;
 const DEFAULT_READ_BACK_DELAYS_MS = [5_000, 15_000, 30_000, 70_000];
 // Prompts of an earlier run or another replica have no timer here, and a replica that died mid-send
 // leaves its changes `sending`: a sweep ends both.
@@ -129,11 +137,26 @@ export class ChangeFlow {
     parameters: object,
   ): Promise<void> {
     const { journal, answers } = this.#deps;
-    const checking = spec.precheck?.(parameters, { config: this.#deps.config, logger: invocation.logger });
-    // A look-up first (a DNS query, say): acknowledged now, so Discord's deadline never waits for it.
-    const deferred = checking instanceof Promise;
-    if (deferred) {
-      await answers.acknowledge(invocation, interaction.deferReply({ flags: MessageFlags.Ephemeral }));
+    const checking = spec.precheck?.(parameters, {
+      config: this.#deps.config,
+      logger: invocation.logger,
+      store: this.#deps.store,
+    });
+    // A look-up first (the store, a DNS query): what answers at once gets the prompt as the first
+    // response; anything slower is acknowledged first, so Discord's deadline never waits for it.
+    let deferred = false;
+    if (checking instanceof Promise) {
+      const quick = await Promise.race([
+        checking.then(
+          () => true,
+          () => true,
+        ),
+        sleep(PRECHECK_INLINE_MS, false),
+      ]);
+      if (!quick) {
+        await answers.acknowledge(invocation, interaction.deferReply({ flags: MessageFlags.Ephemeral }));
+        deferred = true;
+      }
     }
     const checked = (await checking) ?? parameters;
     const requester = {
@@ -294,9 +317,9 @@ export class ChangeFlow {
       ],
       components: open
         ? [
-            row(
-              button('approve', record.id, t('changes.button.approve'), ButtonStyle.Success),
-              button('reject', record.id, t('changes.button.reject'), ButtonStyle.Danger),
+            actionRow(
+              actionButton('approve', record.id, t('changes.button.approve'), ButtonStyle.Success),
+              actionButton('reject', record.id, t('changes.button.reject'), ButtonStyle.Danger),
             ),
           ]
         : [],
@@ -608,6 +631,7 @@ export class ChangeFlow {
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
+    await this.#remember(record, spec, 'done', invocation);
     const channelT = this.#channelT;
     if (approver) {
       const done = channelT('changes.approval.done', {
@@ -660,6 +684,7 @@ export class ChangeFlow {
       await this.#leaseLost(interaction, record, spec, invocation, t, state);
       return;
     }
+    if (state === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     const shown = shownPreview(record, spec, t);
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
@@ -670,7 +695,9 @@ export class ChangeFlow {
         reason: unknownReason(error, t),
         reference: t('errors.reference', { id: record.correlationId }),
       });
-      components.push(row(button('again', record.id, t('changes.button.send_again'), ButtonStyle.Primary)));
+      components.push(
+        actionRow(actionButton('again', record.id, t('changes.button.send_again'), ButtonStyle.Primary)),
+      );
     }
     await answers.safely(invocation, () =>
       interaction.editReply({ embeds: [previewEmbed(shown, t, Colour.danger, status)], components }),
@@ -679,6 +706,72 @@ export class ChangeFlow {
     if (state === 'unknown' && spec.readBack) {
       this.#track(this.#readBack(interaction, record, spec, invocation, t));
     }
+  }
+
+  /** What a change keeps beyond its record; never fails the change (it was sent). */
+  async #remember(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    outcome: 'done' | 'unknown',
+    invocation: Invocation,
+  ): Promise<void> {
+    if (!spec.remember) return;
+    try {
+      await spec.remember(record, outcome, { store: this.#deps.store, now: this.#deps.now });
+    } catch (error) {
+      invocation.logger.error({ err: error, change: record.id }, 'could not remember the sent change');
+    }
+  }
+
+  /**
+   * Revert on a change's public record: a new, ordinary prompt (diff, Confirm, approval, journal, audit)
+   * for what undoes it, as whoever pressed — who needs the change's tier.
+   */
+  async revert(interaction: ButtonInteraction, id: string): Promise<void> {
+    const { journal, specs, config, answers } = this.#deps;
+    const t = presserT(interaction);
+    const record = await journal.get(id);
+    const spec = record && specs.get(record.command);
+    if (!record || !spec?.revert) {
+      await interaction.reply(ephemeral({ content: t('changes.unknown_change') }));
+      return;
+    }
+    const invocation = this.#pressed(interaction, record.command);
+    try {
+      if (this.#draining) throw restarting();
+      checkGates(interaction, spec.tier, config.access, record.command);
+      const parameters = await spec.revert(record, { store: this.#deps.store, now: this.#deps.now });
+      if (parameters === undefined) {
+        await answers.acknowledge(
+          invocation,
+          interaction.reply(
+            ephemeral({ content: t('changes.revert.nothing', { target: literal(record.target ?? '') }) }),
+          ),
+        );
+        await answers.finish(invocation, 'ok', 'nothing to revert to');
+        return;
+      }
+      await this.prompt(interaction, invocation, spec, parameters);
+    } catch (error) {
+      await answers.fail(interaction, invocation, error);
+    }
+  }
+
+  /** A new invocation of a change's command by whoever pressed one of its buttons. */
+  #pressed(interaction: ButtonInteraction, label: string): Invocation {
+    const correlationId = newCorrelationId();
+    return {
+      label,
+      correlationId,
+      userId: interaction.user.id,
+      userName: interaction.user.username,
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
+      startedAt: performance.now(),
+      locale: presserT(interaction).locale,
+      changing: true,
+      logger: this.#deps.logger.child({ cid: correlationId, command: label, user: interaction.user.id }),
+    };
   }
 
   /**
@@ -758,7 +851,7 @@ export class ChangeFlow {
         : readBack.notApplied(record.parameters, t);
       const components = applied
         ? []
-        : [row(button('retry', record.id, t('changes.button.try_again'), ButtonStyle.Primary))];
+        : [actionRow(actionButton('retry', record.id, t('changes.button.try_again'), ButtonStyle.Primary))];
       await answers.safely(invocation, () =>
         interaction.editReply({
           embeds: [previewEmbed(shown, t, applied ? Colour.success : Colour.neutral, `**${text}**`)],
@@ -886,6 +979,7 @@ export class ChangeFlow {
       secrets,
       generatePassword,
       correlationId: record.correlationId,
+      changeId: record.id,
       requesterId: record.requestedById,
       t: translator(locale),
       channelT: this.#channelT,
@@ -978,7 +1072,7 @@ export function decidedMessage(record: Pick<ChangeRecord, 'state'>, t: Translato
 function rejectModal(id: string, t: Translator): APIModalInteractionResponseCallbackData {
   return {
     title: t('changes.reject_modal.title'),
-    custom_id: `hostops:reject:${id}`,
+    custom_id: customId('reject', id),
     components: [
       {
         type: ComponentType.ActionRow,
@@ -1020,29 +1114,13 @@ export function previewEmbed(
   };
 }
 
-type ActionStyle = ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger;
-
-function button(action: string, id: string, label: string, style: ActionStyle, disabled = false) {
-  return {
-    type: ComponentType.Button,
-    style,
-    label,
-    custom_id: `hostops:${action}:${id}`,
-    disabled,
-  } as const satisfies APIButtonComponent;
-}
-
-function row(...components: APIButtonComponent[]): APIActionRowComponent<APIButtonComponent> {
-  return { type: ComponentType.ActionRow, components };
-}
-
 export function promptButtons(
   id: string,
   disabled: boolean,
   t: Translator,
 ): APIActionRowComponent<APIButtonComponent> {
-  return row(
-    button('confirm', id, t('changes.button.confirm'), ButtonStyle.Danger, disabled),
-    button('cancel', id, t('changes.button.cancel'), ButtonStyle.Secondary, disabled),
+  return actionRow(
+    actionButton('confirm', id, t('changes.button.confirm'), ButtonStyle.Danger, disabled),
+    actionButton('cancel', id, t('changes.button.cancel'), ButtonStyle.Secondary, disabled),
   );
 }

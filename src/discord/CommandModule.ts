@@ -14,7 +14,7 @@ import type { ChangeOperation, HostingClient } from '../hosting/HostingClient.js
 import type { Locale } from '../i18n/locales.js';
 import type { Translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
-import type { Store } from '../store/index.js';
+import type { ChangeRecord, Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Tier } from './access.js';
 
@@ -86,12 +86,21 @@ export interface ChangePreview {
 export interface PrecheckContext {
   config: Config;
   logger: Logger;
+  store: Store;
+}
+
+/** What a change's `remember` and `revert` may use. */
+export interface MemoryContext {
+  store: Store;
+  now: () => Date;
 }
 
 /** What sending a change may use: the record's parameters come separately. */
 export interface SendContext {
   hosting: HostingClient;
   correlationId: string;
+  /** The change record's id (for buttons on the public record, e.g. Revert). */
+  changeId: string;
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
@@ -143,6 +152,13 @@ export interface ChangeSpec<P extends object> {
    * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
    */
   precheck?: (parameters: P, context: PrecheckContext) => P | Promise<P>;
+  /** After the change ended `done` or `unknown`: what HostOps keeps of it beyond the record (a DNS set). */
+  remember?: (record: ChangeRecord, outcome: 'done' | 'unknown', context: MemoryContext) => Promise<void>;
+  /**
+   * The parameters of a change that undoes this sent one (the public record's Revert button), or
+   * undefined when there is nothing to go back to.
+   */
+  revert?: (record: ChangeRecord, context: MemoryContext) => Promise<P | undefined>;
   send: (parameters: P, context: SendContext) => Promise<ChangeOutcome>;
   /** After an unknown outcome, how to read whether the change took effect after all. */
   readBack?: {

@@ -35,6 +35,7 @@ import {
   type Subcommand,
 } from './CommandModule.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
+import { customId, parseCustomId } from './customId.js';
 import { PendingStore } from './PendingStore.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { RefusalError, restarting, UserError } from './UserError.js';
@@ -72,7 +73,6 @@ interface PendingModal {
   request: ModalRequest<object>['modal'];
 }
 
-const CUSTOM_ID = /^hostops:([a-z]+):(.*)$/s;
 // Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
 const MODAL_TTL_MS = 14 * 60_000;
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
@@ -119,6 +119,7 @@ export class InteractionRouter {
     this.#changes = new ChangeFlow(
       {
         journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs, deps.replicaId),
+        store: deps.store,
         liveReplicas: deps.liveReplicas ?? (async () => [deps.replicaId]),
         messages: deps.messages,
         specs,
@@ -236,15 +237,15 @@ export class InteractionRouter {
     if (interaction.isChatInputCommand()) return this.#command(interaction);
     if (interaction.isAutocomplete()) return this.#autocomplete(interaction);
     if (!interaction.isButton() && !interaction.isModalSubmit()) return;
-    const match = CUSTOM_ID.exec(interaction.customId);
-    if (!match) return;
-    const [, action, id = ''] = match;
+    const parsed = parseCustomId(interaction.customId);
+    if (!parsed) return;
+    const { action, id } = parsed;
     if (interaction.isModalSubmit()) {
       if (action === 'modal') await this.#modalSubmitted(interaction, id);
       if (action === 'reject') await this.#changes.reject(interaction, id);
       return;
     }
-    await this.#button(interaction, action ?? '', id);
+    await this.#button(interaction, action, id);
   }
 
   #button(interaction: ButtonInteraction, action: string, id: string): Promise<void> {
@@ -261,6 +262,8 @@ export class InteractionRouter {
         return this.#changes.approve(interaction, id);
       case 'reject':
         return this.#changes.reject(interaction, id);
+      case 'revert':
+        return this.#changes.revert(interaction, id);
       default: {
         const handler = this.#components.get(action);
         return handler ? this.#component(interaction, handler, id) : Promise.resolve();
@@ -455,7 +458,7 @@ export class InteractionRouter {
       invocation,
       interaction.showModal({
         title: request.title,
-        custom_id: `hostops:modal:${nonce}`,
+        custom_id: customId('modal', nonce),
         components: [
           {
             type: ComponentType.ActionRow,

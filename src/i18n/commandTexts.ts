@@ -72,6 +72,11 @@ export const commandTexts: CommandTexts = {
       description: 'Sendet DNS-Einträge für eine Domain (ohne Einträge öffnet sich ein Editor)',
     },
     'domain.dns.domain': { name: 'domain', description: 'Domainname' },
+    'domain.records': {
+      name: 'einträge',
+      description: 'Der zuletzt über HostOps gesendete DNS-Satz einer Domain: wer, wann und die Einträge',
+    },
+    'domain.records.domain': { name: 'domain', description: 'Domainname' },
     'domain.dns.records': {
       name: 'einträge',
       description: 'Zonenzeilen (www 3600 A 203.0.113.7) oder ein JSON-Array; weglassen für den Editor',
@@ -105,6 +110,7 @@ export const commandTexts: CommandTexts = {
     'audit.command=domain expiry': { name: '/domain ablauf' },
     'audit.command=domain register': { name: '/domain registrieren' },
     'audit.command=domain dns': { name: '/domain dns' },
+    'audit.command=domain records': { name: '/domain einträge' },
     'audit.command=musicbot create': { name: '/musikbot anlegen' },
     'audit.command=panel bind': { name: '/panel binden' },
     'audit.command=help': { name: '/hilfe' },

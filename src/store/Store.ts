@@ -129,6 +129,21 @@ export interface AuditEntry {
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
   Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
 
+/** A DNS record set HostOps sent for a domain, as the change that sent it recorded it. */
+export interface DnsSet {
+  changeId: string;
+  /** ASCII (punycode). */
+  domain: string;
+  /** Exactly as encoded for the API (encodeDnsRecords). */
+  records: string;
+  /** `unknown`: the request left, its answer was not understood. */
+  outcome: 'done' | 'unknown';
+  sentById: string;
+  sentByName: string;
+  sentAt: Date;
+  correlationId: string;
+}
+
 /** Every given field must match. */
 export interface AuditFilter {
   /** The requester, or whoever acted on their change (an approver). */
@@ -175,6 +190,14 @@ export interface Store {
       result: Record<string, unknown>,
       now: Date,
     ): Promise<ChangeRecord[]>;
+  };
+  readonly dnsSets: {
+    /** Remembers a set HostOps sent (or may have sent: `unknown`); again for the same change updates it. */
+    record(set: DnsSet): Promise<void>;
+    /** The set a change sent. */
+    get(changeId: string): Promise<DnsSet | undefined>;
+    /** The newest set sent for `domain`, or the newest one sent before `before` (a set of that domain). */
+    latest(domain: string, before?: DnsSet): Promise<DnsSet | undefined>;
   };
   readonly watch: {
     /** Inserts the domains not watched yet; returns which were added and which already were. */

@@ -6,11 +6,19 @@ import type {
   AuditFilter,
   ChangePatch,
   ChangeRecord,
+  DnsSet,
   NewAuditEntry,
   Store,
   WatchedDomain,
 } from './Store.js';
-import type { AuditTable, ChangesTable, Database, Engine, WatchedDomainsTable } from './schema.js';
+import type {
+  AuditTable,
+  ChangesTable,
+  Database,
+  DnsSetsTable,
+  Engine,
+  WatchedDomainsTable,
+} from './schema.js';
 
 /** The queries behind `Store`, written once for both engines. */
 export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
@@ -77,6 +85,54 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
           .where('state', '=', 'sending')
           .where((eb) => eb.or([eb('replica_id', 'is', null), eb('replica_id', 'not in', live)]));
         return (await query.returningAll().execute()).map(toChange);
+      },
+    },
+
+    dnsSets: {
+      async record(set) {
+        const row = {
+          change_id: set.changeId,
+          domain: set.domain,
+          records: set.records,
+          outcome: set.outcome,
+          sent_by_id: set.sentById,
+          sent_by_name: set.sentByName,
+          sent_at: set.sentAt.getTime(),
+          correlation_id: set.correlationId,
+        };
+        await db
+          .insertInto('dns_sets')
+          .values(row)
+          .onConflict((oc) => oc.column('change_id').doUpdateSet({ outcome: set.outcome }))
+          .execute();
+      },
+
+      async get(changeId) {
+        const row = await db
+          .selectFrom('dns_sets')
+          .selectAll()
+          .where('change_id', '=', changeId)
+          .executeTakeFirst();
+        return row && toDnsSet(row);
+      },
+
+      async latest(domain, before) {
+        let query = db.selectFrom('dns_sets').selectAll().where('domain', '=', domain);
+        if (before) {
+          const at = before.sentAt.getTime();
+          query = query.where((eb) =>
+            eb.or([
+              eb('sent_at', '<', at),
+              eb.and([eb('sent_at', '=', at), eb('change_id', '<', before.changeId)]),
+            ]),
+          );
+        }
+        const row = await query
+          .orderBy('sent_at', 'desc')
+          .orderBy('change_id', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        return row && toDnsSet(row);
       },
     },
 
@@ -499,6 +555,19 @@ function toWatched(row: Selectable<WatchedDomainsTable>): WatchedDomain {
     active: flag(row.active),
     expired: flag(row.expired),
     transferredAway: flag(row.transferred_away),
+  };
+}
+
+function toDnsSet(row: Selectable<DnsSetsTable>): DnsSet {
+  return {
+    changeId: row.change_id,
+    domain: row.domain,
+    records: row.records,
+    outcome: row.outcome === 'done' ? 'done' : 'unknown',
+    sentById: row.sent_by_id,
+    sentByName: row.sent_by_name,
+    sentAt: new Date(Number(row.sent_at)),
+    correlationId: row.correlation_id,
   };
 }
 

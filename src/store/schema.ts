@@ -86,7 +86,19 @@ export interface WatchAlertsTable {
   sent_at: number;
 }
 
+export interface DnsSetsTable {
+  change_id: string;
+  domain: string;
+  records: string;
+  outcome: string;
+  sent_by_id: string;
+  sent_by_name: string;
+  sent_at: number;
+  correlation_id: string;
+}
+
 export interface Database {
+  dns_sets: DnsSetsTable;
   watched_domains: WatchedDomainsTable;
   watch_alerts: WatchAlertsTable;
   replicas: ReplicasTable;

@@ -43,6 +43,7 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
       zone: [STRING, false],
     },
     dns: { domain: [STRING, true], records: [STRING, false] },
+    records: { domain: [STRING, true] },
   },
   musicbot: {
     create: {

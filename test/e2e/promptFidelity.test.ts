@@ -52,6 +52,7 @@ const SAMPLES: Record<string, Record<string, string | number | boolean>> = {
     zone: 'C-4',
   },
   'domain dns': { domain: 'example.com', records: 'www 3600 A 203.0.113.7\n@ TXT "hello world"' },
+  'domain records': { domain: 'example.com' },
   'musicbot create': { username: 'alice', email: 'alice@example.com', storage: '10 GiB', bots: 2 },
   'panel bind': { license: 'ABCD-1234-EFGH', ip: '203.0.113.7' },
   'watch add': { domains: 'example.com example.org' },

@@ -366,6 +366,7 @@ describe('/help', () => {
     ['/domain expiry', 'viewer'],
     ['/domain register', 'admin'],
     ['/domain dns', 'operator'],
+    ['/domain records', 'viewer'],
     ['/musicbot create', 'operator'],
     ['/panel bind', 'operator'],
     ['/help', 'everyone'],

@@ -168,6 +168,7 @@ describe('ChangeFlow in German', () => {
     flow = new ChangeFlow(
       {
         journal,
+        store,
         specs: new Map([['/server rdns', spec]]),
         answers,
         hosting: {} as HostingClient,

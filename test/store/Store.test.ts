@@ -107,6 +107,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0003_watch',
           '0004_change_locale',
           '0005_audit_actor',
+          '0006_dns_sets',
         ],
       ],
       ['store opened', engine, []],

@@ -76,6 +76,19 @@ export const en = {
   'domain.dns.done': 'DNS records submitted',
   'domain.dns.summary': '{records} for {domain}',
   'domain.dns.record': '📝 {requester} submitted {records} for {domain}.',
+  'domain.dns.diff_field': 'Compared with the last set sent through HostOps',
+  'domain.dns.diff_against':
+    'The set {who} sent {when} ({outcome}): {added} added, {removed} removed, {changed} changed, {unchanged} unchanged.',
+  'domain.dns.diff_none':
+    'No earlier set was sent through HostOps for this domain, and the provider’s current records cannot be read through its API: what this set replaces is not known.',
+  'domain.dns.diff_same': 'The records are the same as in that set.',
+  'domain.dns.diff_in_file': 'Every added, removed and changed record is in the attached {file}.',
+  'domain.dns.outcome.done': 'done',
+  'domain.dns.outcome.unknown': 'outcome unknown',
+  'domain.dns.revert': 'Revert',
+  'domain.records.title': 'DNS records of {domain}',
+  'domain.records.sent': '{records}, sent {when} by {who} ({outcome}).',
+  'domain.records.none': 'No DNS records for {domain} were sent through HostOps yet.',
   /** A preview field too long for Discord, cut visibly (src/discord/render/fieldValue.ts). */
 } as const;
 
@@ -154,4 +167,17 @@ export const de = translationOf(en)({
   'domain.dns.done': 'DNS-Einträge übermittelt',
   'domain.dns.summary': '{records} für {domain}',
   'domain.dns.record': '📝 {requester} hat {records} für {domain} übermittelt.',
+  'domain.dns.diff_field': 'Verglichen mit dem letzten über HostOps gesendeten Satz',
+  'domain.dns.diff_against':
+    'Der Satz, den {who} {when} gesendet hat ({outcome}): {added} neu, {removed} entfernt, {changed} geändert, {unchanged} unverändert.',
+  'domain.dns.diff_none':
+    'Für diese Domain wurde noch kein Satz über HostOps gesendet, und die aktuellen Einträge beim Provider lassen sich über seine API nicht lesen: Was dieser Satz ersetzt, ist unbekannt.',
+  'domain.dns.diff_same': 'Die Einträge sind dieselben wie in diesem Satz.',
+  'domain.dns.diff_in_file': 'Alle neuen, entfernten und geänderten Einträge stehen in der angehängten {file}.',
+  'domain.dns.outcome.done': 'erledigt',
+  'domain.dns.outcome.unknown': 'Ergebnis unbekannt',
+  'domain.dns.revert': 'Zurücksetzen',
+  'domain.records.title': 'DNS-Einträge von {domain}',
+  'domain.records.sent': '{records}, gesendet {when} von {who} ({outcome}).',
+  'domain.records.none': 'Für {domain} wurden noch keine DNS-Einträge über HostOps gesendet.',
 });

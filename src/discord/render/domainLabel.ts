@@ -1,0 +1,9 @@
+import type { ParsedDomain } from '../../validation/parseDomain.js';
+import { literal } from './literal.js';
+
+/** `example.org`, or `bücher.de` (`xn--bcher-kva.de`) for an IDN: both forms, each as sent. */
+export function domainLabel(domain: ParsedDomain): string {
+  return domain.unicode === domain.ascii
+    ? literal(domain.ascii)
+    : `${literal(domain.unicode)} (${literal(domain.ascii)})`;
+}

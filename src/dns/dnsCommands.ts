@@ -1,0 +1,206 @@
+import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
+import { type CommandContext, change, read } from '../discord/CommandModule.js';
+import { optionalStringOption, stringOption, validated } from '../discord/options.js';
+import { actionButton, actionRow } from '../discord/render/actionButton.js';
+import { Colour } from '../discord/render/colours.js';
+import { domainLabel } from '../discord/render/domainLabel.js';
+import { suggestDomains } from '../discord/suggestions.js';
+import { InvalidOptionError } from '../discord/UserError.js';
+import { type DnsRecord, encodeDnsRecords } from '../hosting/dnsRecords.js';
+import { message, type Translator } from '../i18n/Translator.js';
+import type { DnsSet } from '../store/index.js';
+import { cutText } from '../text/cutText.js';
+import { parseDnsRecords } from '../validation/parseDnsRecords.js';
+import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
+import { diffRecordSets } from './diffRecordSets.js';
+import { diffPreview, type EarlierSet, recordPreview } from './renderRecordSet.js';
+
+// /domain dns (a change with memory: the set it replaces, a Revert button) and /domain records (what was
+// sent last). The provider's API cannot read DNS records back; the store remembers what HostOps sent.
+
+function earlierOf(set: DnsSet): { set: EarlierSet; records: DnsRecord[] } {
+  return {
+    set: {
+      changeId: set.changeId,
+      sentById: set.sentById,
+      sentAt: set.sentAt.toISOString(),
+      outcome: set.outcome,
+    },
+    records: JSON.parse(set.records) as DnsRecord[],
+  };
+}
+
+interface DnsSubmission {
+  domain: ParsedDomain;
+  records: DnsRecord[];
+  /**
+   * The set this one replaces, as the store knew it when the prompt opened (null: none was sent through
+   * HostOps). Shown as the difference; never sent.
+   */
+  earlier?: { set: EarlierSet; records: DnsRecord[] } | null;
+}
+
+/** Every parameter travels in the query string: a request the provider would refuse is refused here. */
+function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsSubmission): DnsSubmission {
+  const bytes = (count: number) =>
+    hosting.requestTargetBytes('submitDnsRecords', {
+      domain: domain.ascii,
+      records: records.slice(0, count),
+    });
+  const total = bytes(records.length);
+  const max = hosting.maxUrlBytes;
+  if (total <= max) return { domain, records };
+  let fit = 0;
+  let tooMany = records.length;
+  while (tooMany - fit > 1) {
+    const middle = Math.floor((fit + tooMany) / 2);
+    if (bytes(middle) <= max) fit = middle;
+    else tooMany = middle;
+  }
+  throw new InvalidOptionError(
+    'records',
+    message('domain.dns.too_large', { count: records.length, total, max }),
+    fit === 0 ? message('domain.dns.none_fits') : message('domain.dns.fit', { count: fit }),
+  );
+}
+
+export const dnsChange = change<DnsSubmission>({
+  tier: 'operator',
+  operation: 'submitDnsRecords',
+  autocomplete: suggestDomains,
+  parse: (context) => {
+    const domain = stringOption(context.interaction.options, 'domain', parseDomain);
+    const records = optionalStringOption(context.interaction.options, 'records', parseDnsRecords);
+    if (records) return checkRequestSize(context, { domain, records });
+    return {
+      modal: {
+        title: cutText(context.t('domain.dns.modal_title', { domain: domain.unicode }), 45),
+        input: {
+          label: context.t('domain.dns.modal_label'),
+          placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
+          maxLength: 4000,
+        },
+        submit: (text) =>
+          checkRequestSize(context, { domain, records: validated('records', text, parseDnsRecords) }),
+      },
+    };
+  },
+  // What it replaces comes from the store: the provider's API cannot read a domain's records.
+  precheck: async ({ earlier: _shownBefore, ...submission }, { store }) => {
+    const last = await store.dnsSets.latest(submission.domain.ascii);
+    return { ...submission, earlier: last ? earlierOf(last) : null };
+  },
+  target: ({ domain }) => domain.ascii,
+  preview: ({ domain, records, earlier }, t) => {
+    const shown = recordPreview(records, t);
+    const compared =
+      earlier === undefined
+        ? { fields: [] }
+        : diffPreview(earlier && { set: earlier.set, diff: diffRecordSets(earlier.records, records) }, t);
+    const files = [...(shown.files ?? []), ...(compared.files ?? [])];
+    return {
+      title: t('domain.dns.title'),
+      fields: [
+        { name: t('domain.dns.domain'), value: domainLabel(domain) },
+        ...shown.fields,
+        ...compared.fields,
+      ],
+      ...(files.length > 0 ? { files } : {}),
+    };
+  },
+  remember: async (record, outcome, { store, now }) => {
+    const { domain, records } = record.parameters as unknown as DnsSubmission;
+    await store.dnsSets.record({
+      changeId: record.id,
+      domain: domain.ascii,
+      records: encodeDnsRecords(records),
+      outcome,
+      sentById: record.requestedById,
+      sentByName: record.requestedByName,
+      sentAt: now(),
+      correlationId: record.correlationId,
+    });
+  },
+  // Back to the set sent before the one this change sent.
+  revert: async (record, { store }) => {
+    const sent = await store.dnsSets.get(record.id);
+    const before = sent && (await store.dnsSets.latest(sent.domain, sent));
+    if (!before) return undefined;
+    return { domain: parseDomain(before.domain), records: JSON.parse(before.records) as DnsRecord[] };
+  },
+  send: async (
+    { domain, records, earlier },
+    { hosting, correlationId, changeId, requesterId, t, channelT },
+  ) => {
+    await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
+    const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
+    return {
+      private: {
+        embeds: [
+          {
+            title: t('domain.dns.done'),
+            color: Colour.success,
+            description: t('domain.dns.summary', { records: counts(t), domain: domainLabel(domain) }),
+          },
+        ],
+      },
+      public: {
+        content: channelT('domain.dns.record', {
+          requester: userMention(requesterId),
+          records: counts(channelT),
+          domain: domainLabel(domain),
+        }),
+        // While an earlier set exists, the record offers going back to it (an ordinary, confirmed change).
+        ...(earlier
+          ? {
+              components: [
+                actionRow(
+                  actionButton('revert', changeId, channelT('domain.dns.revert'), ButtonStyle.Secondary),
+                ),
+              ],
+            }
+          : {}),
+      },
+    };
+  },
+});
+
+/** /domain records: the last set sent through HostOps for a domain, who sent it, when, and how it ended. */
+export const dnsRecordsRead = read({
+  tier: 'viewer',
+  autocomplete: suggestDomains,
+  parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
+  target: (name) => name.ascii,
+  run: async ({ store, t }, name) => {
+    const last = await store.dnsSets.latest(name.ascii);
+    if (!last) {
+      return {
+        embeds: [
+          {
+            title: t('domain.records.title', { domain: name.unicode }),
+            color: Colour.neutral,
+            description: t('domain.records.none', { domain: domainLabel(name) }),
+          },
+        ],
+      };
+    }
+    const records = JSON.parse(last.records) as DnsRecord[];
+    const { fields, files } = recordPreview(records, t);
+    return {
+      embeds: [
+        {
+          title: cutText(t('domain.records.title', { domain: name.unicode }), 256),
+          color: last.outcome === 'done' ? Colour.info : Colour.warning,
+          description: t('domain.records.sent', {
+            records: t('domain.dns.count', { count: records.length }),
+            when: time(last.sentAt, TimestampStyles.LongDateTime),
+            who: userMention(last.sentById),
+            outcome: t(last.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
+          }),
+          fields: fields.map(({ name: fieldName, value }) => ({ name: fieldName, value })),
+        },
+      ],
+      ...(files ? { files } : {}),
+    };
+  },
+});
