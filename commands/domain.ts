@@ -6,16 +6,14 @@ import {
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
 import {
-  type ChangePreview,
   type CommandContext,
   change,
   defineCommand,
   GUILD_ONLY,
-  type PreviewField,
   read,
 } from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
-import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
+import { optionalStringOption, stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { domainLabel } from '../src/discord/render/domainLabel.js';
 import { literal } from '../src/discord/render/literal.js';
@@ -24,11 +22,9 @@ import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { InvalidOptionError } from '../src/discord/UserError.js';
 import { dnsChange, dnsRecordsRead } from '../src/dns/dnsCommands.js';
-import type { DnsRecord } from '../src/hosting/dnsRecords.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
-import { message, type Translator } from '../src/i18n/Translator.js';
+import { message } from '../src/i18n/Translator.js';
 import { cutText } from '../src/text/cutText.js';
-import { parseDnsRecords } from '../src/validation/parseDnsRecords.js';
 import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
 import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';

@@ -130,7 +130,9 @@ describe('parseCommandLine', () => {
     expect(problem('/server rdns 42 203.0.113.7').de).toBe(
       '/server rdns: es fehlt hostname (Hostname für den rDNS-Eintrag (host.example.com))',
     );
-    expect(problem('/domain').de).toBe('/domain braucht einen Unterbefehl: info, expiry, register, dns, records');
+    expect(problem('/domain').de).toBe(
+      '/domain braucht einen Unterbefehl: info, expiry, register, dns, records',
+    );
     expect(problem('/server logs 0').de).toBe('Option id: 0 liegt unter dem Minimum von 1');
   });
 });

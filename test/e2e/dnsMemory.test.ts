@@ -75,7 +75,7 @@ it('Revert: refused for a viewer with no call; for an operator, a prompt that se
   await idle(t);
   const row = (rec(followUp.body).components as unknown[] | undefined)?.[0];
   const revertId = str(
-    ((rec(row).components as unknown[]).map((b) => rec(b)).find((b) => b.label === 'Revert') ?? {}).custom_id,
+    (rec(row).components as unknown[]).map((b) => rec(b)).find((b) => b.label === 'Revert')?.custom_id,
   );
   const message = { id: followUp.message?.id ?? '' };
   const calls = queryOf(t, 'submitDnsRecords').length;
@@ -99,11 +99,9 @@ it('Revert: refused for a viewer with no call; for an operator, a prompt that se
   expect(prompt).toContain('old 3600 A 198.51.100.1');
   expect(prompt).toContain(COMPARED);
   const confirm = str(
-    (
-      (rec((cb.data.components as unknown[])[0]).components as unknown[])
-        .map((b) => rec(b))
-        .find((b) => b.label === 'Confirm') ?? {}
-    ).custom_id,
+    (rec((cb.data.components as unknown[])[0]).components as unknown[])
+      .map((b) => rec(b))
+      .find((b) => b.label === 'Confirm')?.custom_id,
   );
   const promptMessage = t.discord.originalMessage(operator);
   const click = t.discord.dispatchComponent({

@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CallbackType,
   confirmAndWait,
-  embedsOf,
   ephemeralReply,
   fieldValue,
   idle,
   isEphemeral,
   openPrompt,
   rec,
-  textOf,
 } from '../support/e2eHelpers.js';
 import type { InteractionOptions } from '../support/FakeDiscord.js';
 import { FakeDnsServer } from '../support/FakeDnsServer.js';

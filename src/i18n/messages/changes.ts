@@ -55,7 +55,8 @@ export const en = {
   'changes.reject_modal.reason': 'Reason (optional)',
   'changes.outcome.shutdown':
     '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. Check before trying again. {reference}',
-  'changes.revert.nothing': 'There is nothing to go back to for {target}: no earlier change was sent through HostOps.',
+  'changes.revert.nothing':
+    'There is nothing to go back to for {target}: no earlier change was sent through HostOps.',
   'changes.outcome.lease_lost':
     '**Outcome unknown** — this HostOps replica stalled while sending, and another replica took the change over and recorded its outcome as unknown. Check with the provider before trying again. {reference}',
   'changes.outcome.repeatable_unknown':
@@ -126,7 +127,8 @@ export const de = translationOf(en)({
   'changes.reject_modal.reason': 'Grund (optional)',
   'changes.outcome.shutdown':
     '**Ergebnis unbekannt** — HostOps musste neu starten, bevor der Provider geantwortet hat; die Anfrage wurde gesendet. Prüf das, bevor du es noch einmal versuchst. {reference}',
-  'changes.revert.nothing': 'Für {target} gibt es nichts, zu dem es zurückgehen könnte: Es wurde noch keine frühere Änderung über HostOps gesendet.',
+  'changes.revert.nothing':
+    'Für {target} gibt es nichts, zu dem es zurückgehen könnte: Es wurde noch keine frühere Änderung über HostOps gesendet.',
   'changes.outcome.lease_lost':
     '**Ergebnis unbekannt** — diese HostOps-Instanz ist beim Senden hängen geblieben, und eine andere hat die Änderung übernommen und ihr Ergebnis als unbekannt verbucht. Prüf es beim Provider, bevor du es noch einmal versuchst. {reference}',
   'changes.outcome.repeatable_unknown':

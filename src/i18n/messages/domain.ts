@@ -173,7 +173,8 @@ export const de = translationOf(en)({
   'domain.dns.diff_none':
     'Für diese Domain wurde noch kein Satz über HostOps gesendet, und die aktuellen Einträge beim Provider lassen sich über seine API nicht lesen: Was dieser Satz ersetzt, ist unbekannt.',
   'domain.dns.diff_same': 'Die Einträge sind dieselben wie in diesem Satz.',
-  'domain.dns.diff_in_file': 'Alle neuen, entfernten und geänderten Einträge stehen in der angehängten {file}.',
+  'domain.dns.diff_in_file':
+    'Alle neuen, entfernten und geänderten Einträge stehen in der angehängten {file}.',
   'domain.dns.outcome.done': 'erledigt',
   'domain.dns.outcome.unknown': 'Ergebnis unbekannt',
   'domain.dns.revert': 'Zurücksetzen',
