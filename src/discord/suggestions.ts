@@ -1,4 +1,6 @@
 import { domainToUnicode } from 'node:url';
+import type { TargetSource } from '../store/index.js';
+import { tierAllows } from './access.js';
 import type { Autocomplete, CommandContext } from './CommandModule.js';
 
 /** What Discord shows at most, and the longest choice value it takes. */
@@ -7,25 +9,34 @@ const MAX_VALUE_LENGTH = 100;
 /** Audit rows read for one suggestion list: enough to fill 25 choices after filtering. */
 const RECENT_SCAN = 200;
 
+type CommandName = { command: string; subcommand: string };
+
 /** The commands whose audit target is one ASCII domain name. */
-const DOMAIN_COMMANDS = [
+const DOMAIN_COMMANDS: readonly CommandName[] = [
   { command: 'domain', subcommand: 'info' },
+  { command: 'domain', subcommand: 'records' },
   { command: 'domain', subcommand: 'dns' },
   { command: 'domain', subcommand: 'register' },
-] as const;
+];
 
 /** The commands whose audit target is `server <id>` or `server <id> <ip>`. */
-const SERVER_COMMANDS = [
+const SERVER_COMMANDS: readonly CommandName[] = [
   { command: 'server', subcommand: 'logs' },
   { command: 'server', subcommand: 'rdns' },
-] as const;
+];
+
+/**
+ * The outcomes whose targets the channel has seen: a read answered, a change sent (or maybe sent). A
+ * cancelled, refused, rejected or invalid request stayed private to whoever typed it.
+ */
+const SEEN_OUTCOMES = { read: ['ok'], change: ['done', 'unknown'] } as const;
 
 const ASCII_DOMAIN = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
 const SERVER_TARGET = /^server (\d{1,15})(?:\s|$)/;
 const NON_ASCII = /[^\u0020-\u007e]/;
 
 type Choice = { name: string; value: string };
-type SuggestionContext = Pick<CommandContext, 'store'>;
+type SuggestionContext = Pick<CommandContext, 'store' | 'commands' | 'tier'>;
 
 function choiceOf(ascii: string): Choice | undefined {
   // A value Discord would refuse (or a target that is not one domain) is not offered.
@@ -34,14 +45,39 @@ function choiceOf(ascii: string): Choice | undefined {
   return { name: unicode && unicode !== ascii ? `${unicode} (${ascii})` : ascii, value: ascii };
 }
 
+/** The subcommand a command name refers to, if the caller's tier may run it. */
+function runnable({ commands, tier }: SuggestionContext, { command, subcommand }: CommandName) {
+  const handler = commands.find((module) => module.definition.name === command)?.subcommands[subcommand];
+  return handler && tierAllows(tier, handler.tier) ? handler : undefined;
+}
+
+/**
+ * Where suggestions may come from for this caller: only commands their tier may run, and only what
+ * those commands showed the channel, so a viewer is never offered the target of an operator's change.
+ */
+function sourcesFor(context: SuggestionContext, names: readonly CommandName[]): TargetSource[] {
+  return names.flatMap((name) => {
+    const handler = runnable(context, name);
+    if (handler === undefined || handler.kind === 'info') return [];
+    return [{ ...name, outcomes: SEEN_OUTCOMES[handler.kind] }];
+  });
+}
+
 /** Domains used lately in domain commands (the audit trail) that contain `typed`, most recent first. */
-async function recentDomains(store: SuggestionContext['store'], typed: string): Promise<string[]> {
+async function recentDomains(context: SuggestionContext, typed: string): Promise<string[]> {
+  const sources = sourcesFor(context, DOMAIN_COMMANDS);
   // Targets are stored as punycode: what was typed in Unicode is matched against their Unicode form.
   if (NON_ASCII.test(typed)) {
-    const targets = await store.audit.recentTargets(DOMAIN_COMMANDS, '', RECENT_SCAN);
+    const targets = await context.store.audit.recentTargets(sources, '', RECENT_SCAN);
     return targets.filter((target) => domainToUnicode(target).toLowerCase().includes(typed));
   }
-  return store.audit.recentTargets(DOMAIN_COMMANDS, typed, MAX_CHOICES);
+  return context.store.audit.recentTargets(sources, typed, MAX_CHOICES);
+}
+
+/** Watched domains containing `typed`, for a caller who may list the watch. */
+async function watchedDomains(context: SuggestionContext, typed: string): Promise<string[]> {
+  if (runnable(context, { command: 'watch', subcommand: 'list' }) === undefined) return [];
+  return context.store.watch.search(typed, MAX_CHOICES);
 }
 
 /**
@@ -49,15 +85,12 @@ async function recentDomains(store: SuggestionContext['store'], typed: string): 
  * at most 25. `watchedFirst` puts the watch list before the journal's recent domains.
  */
 export async function domainChoices(
-  { store }: SuggestionContext,
+  context: SuggestionContext,
   typed: string,
   options: { watchedFirst?: boolean } = {},
 ): Promise<Choice[]> {
   const part = typed.trim().toLowerCase();
-  const [watched, recent] = await Promise.all([
-    store.watch.search(part, MAX_CHOICES),
-    recentDomains(store, part),
-  ]);
+  const [watched, recent] = await Promise.all([watchedDomains(context, part), recentDomains(context, part)]);
   const ordered = options.watchedFirst ? [...watched, ...recent] : [...recent, ...watched];
   const seen = new Set<string>();
   const choices: Choice[] = [];
@@ -107,12 +140,13 @@ export const suggestDomainList: Autocomplete = async (context) => {
  * For a server `id` option: ids used lately in server commands that contain the digits typed, named
  * in the invoker's language.
  */
-export const suggestServerIds: Autocomplete = async ({ store, focused, t }) => {
+export const suggestServerIds: Autocomplete = async (context) => {
+  const { store, focused, t } = context;
   if (focused.name !== 'id') return [];
   const typed = focused.value.trim();
   // Anything but digits can match no id.
   if (!/^\d*$/.test(typed)) return [];
-  const targets = await store.audit.recentTargets(SERVER_COMMANDS, typed, RECENT_SCAN);
+  const targets = await store.audit.recentTargets(sourcesFor(context, SERVER_COMMANDS), typed, RECENT_SCAN);
   const ids: number[] = [];
   for (const target of targets) {
     const id = SERVER_TARGET.exec(target)?.[1];

@@ -70,6 +70,13 @@ export interface TransitionOptions {
   heldBy?: string;
 }
 
+/** Which audit entries may feed suggestions: one command's entries with one of these outcomes. */
+export interface TargetSource {
+  command: string;
+  subcommand: string;
+  outcomes: readonly string[];
+}
+
 export type WatchStatus = 'new' | 'ok' | 'not_found' | 'failed';
 
 /** A watched domain as the last run saw it. */
@@ -244,14 +251,10 @@ export interface Store {
     /** Deletes entries strictly older than `cutoff`; returns how many. */
     purgeOlderThan(cutoff: Date): Promise<number>;
     /**
-     * Distinct targets of the newest entries of these commands that contain `part` (case-insensitive),
-     * most recent first: what was used lately, for suggestions.
+     * Distinct targets among the newest entries of these commands and outcomes (RECENT_WINDOW of each)
+     * that contain `part` (case-insensitive), most recent first: what was used lately, for suggestions.
      */
-    recentTargets(
-      commands: readonly { command: string; subcommand: string }[],
-      part: string,
-      limit: number,
-    ): Promise<string[]>;
+    recentTargets(sources: readonly TargetSource[], part: string, limit: number): Promise<string[]>;
   };
   readonly claims: {
     /** True iff this call made the claim, so exactly one replica handles an interaction. */

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
 import { batchClaims, type Claim } from './batchClaims.js';
+import { escapeLike, recentTargetsQuery } from './recentTargetsQuery.js';
 import type {
   AuditEntry,
   AuditFilter,
@@ -348,26 +349,10 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         const result = await db.deleteFrom('audit').where('at', '<', cutoff.getTime()).executeTakeFirst();
         return Number(result.numDeletedRows);
       },
-      async recentTargets(commands, part, limit) {
-        if (commands.length === 0) return [];
-        const pattern = `%${escapeLike(part.toLowerCase())}%`;
-        const rows = await db
-          .selectFrom('audit')
-          .select('target')
-          .select((eb) => eb.fn.max('at').as('last'))
-          .where('target', 'is not', null)
-          .where((eb) =>
-            eb.or(
-              commands.map(({ command, subcommand }) =>
-                eb.and([eb('command', '=', command), eb('subcommand', '=', subcommand)]),
-              ),
-            ),
-          )
-          .where(sql`lower(target)`, 'like', sql`${pattern} escape '\\'`)
-          .groupBy('target')
-          .orderBy('last', 'desc')
-          .limit(limit)
-          .execute();
+      async recentTargets(sources, part, limit) {
+        const query = recentTargetsQuery(db, sources, part, limit);
+        if (query === undefined) return [];
+        const rows = await query.execute();
         return rows.flatMap((row) => (row.target === null ? [] : [row.target]));
       },
     },
@@ -488,10 +473,6 @@ function auditWhere(db: Kysely<Database>, filter: AuditFilter) {
     query = query.where(sql<boolean>`lower(target) like ${pattern} escape '\\'`);
   }
   return query;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 function patchColumns(patch: ChangePatch) {

@@ -469,7 +469,7 @@ describe('/watch with the watch on (manual checks)', () => {
         }),
       );
       await audited(t, 'domain', 'info', 'suggest-recent.example');
-      t.api.enqueue('serverLog', { status: 404, body: {} });
+      // Answered (the fake API's default log entry), so the id was shown in the channel.
       await deferredAnswer(
         t,
         t.command({
@@ -541,6 +541,56 @@ describe('/watch with the watch on (manual checks)', () => {
         });
         expect(choices).toEqual([{ name: 'server 4242', value: 4242 }]);
       }
+    });
+
+    it('suggests only what the caller may see: targets of commands of their tier that reached the channel', async () => {
+      const start = Date.now();
+      let n = 0;
+      const entry = (command: string, subcommand: string, target: string, outcome: string) =>
+        t.bot.store.audit.insert({
+          at: new Date(start + ++n),
+          userId: '100000000000000009',
+          userName: 'someone',
+          guildId: null,
+          channelId: null,
+          command,
+          subcommand,
+          target,
+          outcome,
+          detail: null,
+          correlationId: 'scope',
+          durationMs: 1,
+          parameters: null,
+          changeId: null,
+        });
+      await entry('domain', 'register', 'scope-registered.example', 'done');
+      await entry('domain', 'dns', 'scope-dns.example', 'done');
+      await entry('domain', 'dns', 'scope-maybe.example', 'unknown');
+      await entry('domain', 'dns', 'scope-cancelled.example', 'cancelled');
+      await entry('domain', 'register', 'scope-rejected.example', 'rejected');
+      await entry('domain', 'info', 'scope-refused.example', 'refused');
+      await entry('domain', 'info', 'scope-read.example', 'ok');
+      const typed = async (role: string) =>
+        (
+          await autocomplete(t, {
+            commandName: 'domain',
+            subcommand: 'info',
+            options: { domain: 'scope-' },
+            roles: [role],
+          })
+        ).map((choice) => choice.value);
+      expect(await typed(ROLES.viewer)).toEqual(['scope-read.example']);
+      expect(await typed(ROLES.operator)).toEqual([
+        'scope-read.example',
+        'scope-maybe.example',
+        'scope-dns.example',
+      ]);
+      expect(await typed(ROLES.admin)).toEqual([
+        'scope-read.example',
+        'scope-maybe.example',
+        'scope-dns.example',
+        'scope-registered.example',
+      ]);
     });
 
     it('is gated like its command: nothing without the tier, nothing from another guild', async () => {

@@ -108,6 +108,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0004_change_locale',
           '0005_audit_actor',
           '0006_dns_sets',
+          '0007_suggestions',
         ],
       ],
       ['store opened', engine, []],

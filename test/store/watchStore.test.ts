@@ -367,9 +367,11 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
   describe('audit.recentTargets', () => {
     let store: Store;
     const DOMAIN_COMMANDS = [
-      { command: 'domain', subcommand: 'info' },
-      { command: 'domain', subcommand: 'dns' },
+      { command: 'domain', subcommand: 'info', outcomes: ['ok'] },
+      { command: 'domain', subcommand: 'dns', outcomes: ['ok'] },
     ];
+    const SERVER_LOGS = { command: 'server', subcommand: 'logs', outcomes: ['ok'] };
+    const SERVER_RDNS = { command: 'server', subcommand: 'rdns', outcomes: ['ok'] };
     beforeAll(async () => {
       store = await fresh('recent');
       const entries: Partial<NewAuditEntry>[] = [
@@ -385,6 +387,8 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
         { at: at(10), target: '4711', command: 'server', subcommand: 'logs' },
         { at: at(11), target: '4712', command: 'server', subcommand: 'rdns' },
         { at: at(12), target: '4711', command: 'server', subcommand: 'rdns' },
+        { at: at(13), target: 'cancelled.example', subcommand: 'dns', outcome: 'cancelled' },
+        { at: at(14), target: 'refused.example', outcome: 'refused' },
       ];
       for (const entry of entries) await store.audit.insert(auditEntry(entry));
     });
@@ -397,20 +401,8 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
         'Mixed.Example',
         'shop.example',
       ]);
-      expect(
-        await store.audit.recentTargets(
-          [
-            { command: 'server', subcommand: 'logs' },
-            { command: 'server', subcommand: 'rdns' },
-          ],
-          '47',
-          25,
-        ),
-      ).toEqual(['4711', '4712']);
-      expect(await store.audit.recentTargets([{ command: 'server', subcommand: 'logs' }], '', 25)).toEqual([
-        '4711',
-        'server.example',
-      ]);
+      expect(await store.audit.recentTargets([SERVER_LOGS, SERVER_RDNS], '47', 25)).toEqual(['4711', '4712']);
+      expect(await store.audit.recentTargets([SERVER_LOGS], '', 25)).toEqual(['4711', 'server.example']);
     });
 
     it('filters by a case-insensitive substring, wildcards literal, and limits', async () => {
@@ -422,6 +414,18 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
         'under_score.example',
       ]);
       expect(await store.audit.recentTargets([], '', 25)).toEqual([]);
+    });
+
+    it('only the outcomes asked for', async () => {
+      const dns = { command: 'domain', subcommand: 'dns', outcomes: ['cancelled'] };
+      expect(await store.audit.recentTargets([dns], '', 25)).toEqual(['cancelled.example']);
+      expect(await store.audit.recentTargets(DOMAIN_COMMANDS, 'cancelled', 25)).toEqual([]);
+      expect(await store.audit.recentTargets(DOMAIN_COMMANDS, 'refused', 25)).toEqual([]);
+      const both = { command: 'domain', subcommand: 'info', outcomes: ['ok', 'refused'] };
+      expect(await store.audit.recentTargets([both], '', 2)).toEqual([
+        'refused.example',
+        'underxscore.example',
+      ]);
     });
   });
 });

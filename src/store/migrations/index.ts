@@ -6,6 +6,7 @@ import * as m0003 from './0003_watch.js';
 import * as m0004 from './0004_change_locale.js';
 import * as m0005 from './0005_audit_actor.js';
 import * as m0006 from './0006_dns_sets.js';
+import * as m0007 from './0007_suggestions.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -19,5 +20,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0004_change_locale': { up: (db) => m0004.up(db) },
     '0005_audit_actor': { up: (db) => m0005.up(db) },
     '0006_dns_sets': { up: (db) => m0006.up(db) },
+    '0007_suggestions': { up: (db) => m0007.up(db) },
   };
 }
