@@ -9,6 +9,7 @@ import { stringOption } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { literal } from '../src/discord/render/literal.js';
 import { message, type Translator } from '../src/i18n/Translator.js';
+import { InvalidValueError } from '../src/validation/InvalidValueError.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { parseIpAddress } from '../src/validation/parseIp.js';
 
@@ -41,12 +42,18 @@ export const definition = {
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-const parseLicense = (raw: string) =>
-  parseIdentifier(raw, {
+const parseLicense = (raw: string) => {
+  // What records, messages and the console's history show of a key: sent, it would bind nothing.
+  if (raw.startsWith('…')) {
+    throw new InvalidValueError(message('panel.license.masked'), message('panel.license.expected'));
+  }
+  return parseIdentifier(raw, {
     maxLength: 128,
     what: message('panel.license.what'),
     expected: message('panel.license.expected'),
+    secret: true,
   });
+};
 
 export const panel = defineCommand(definition, {
   subcommands: {

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyChangeSpec } from '../discord/CommandModule.js';
+import { UserError } from '../discord/UserError.js';
 import type { Locale } from '../i18n/locales.js';
-import { translator } from '../i18n/Translator.js';
+import { message, translator } from '../i18n/Translator.js';
 import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
+import { isSealed, type SecretSeal } from './SecretSeal.js';
 
 export interface Requester {
   id: string;
@@ -21,19 +23,22 @@ export type SentState = 'done' | 'failed' | 'unknown';
  * The change records and their state machine: pending → sending → done | failed | unknown, and
  * pending → cancelled | expired. Every step is one conditional update in the store, so of two clicks,
  * two processes or a click racing the expiry, exactly one wins — nothing here is decided in memory.
- * Secrets live in a record only while it is pending.
+ * Secrets live in a record only while the change may still be sent (pending, awaiting approval), and
+ * then only sealed (SecretSeal): the store never holds one in clear.
  */
 export class ChangeJournal {
   readonly #store: Store;
   readonly #now: () => Date;
   readonly #timeoutMs: number;
   readonly #replicaId: string;
+  readonly #seal: SecretSeal;
 
-  constructor(store: Store, now: () => Date, timeoutMs: number, replicaId: string) {
+  constructor(store: Store, now: () => Date, timeoutMs: number, replicaId: string, seal: SecretSeal) {
     this.#store = store;
     this.#now = now;
     this.#timeoutMs = timeoutMs;
     this.#replicaId = replicaId;
+    this.#seal = seal;
   }
 
   async open(
@@ -49,7 +54,7 @@ export class ChangeJournal {
       operation: spec.operation,
       command,
       target: spec.target(parameters),
-      parameters: { ...parameters },
+      parameters: this.#sealed(spec, parameters),
       // The stored preview is for the record's history: never with a secret in it.
       preview: spec.preview(masked(spec, parameters), translator(requester.locale)),
       requestedById: requester.id,
@@ -75,6 +80,31 @@ export class ChangeJournal {
   }
 
   /**
+   * The parameters to send, secrets unsealed: only in memory, only for the call. Throws a UserError when
+   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed), so nothing is sent.
+   */
+  sendable(record: ChangeRecord, spec: AnyChangeSpec): Record<string, unknown> {
+    const clear: Record<string, unknown> = { ...record.parameters };
+    for (const key of spec.secrets ?? []) {
+      const value = clear[key];
+      if (!isSealed(value)) continue;
+      const secret = this.#seal.unseal(value);
+      if (secret === undefined) throw new UserError(message('changes.secret_unreadable', { option: key }));
+      clear[key] = secret;
+    }
+    return clear;
+  }
+
+  #sealed(spec: AnyChangeSpec, parameters: object): Record<string, unknown> {
+    const copy: Record<string, unknown> = { ...parameters };
+    for (const key of spec.secrets ?? []) {
+      const value = copy[key];
+      if (typeof value === 'string') copy[key] = this.#seal.seal(value);
+    }
+    return copy;
+  }
+
+  /**
    * pending → sending, if still pending and not expired. Returns the record as it was, secrets included
    * (they are needed for this one call), while the stored row keeps only their masked form.
    */
@@ -90,7 +120,7 @@ export class ChangeJournal {
     );
   }
 
-  /** pending → awaiting_approval: confirmed by the requester; secrets stay until it is decided. */
+  /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
   awaitApproval(record: ChangeRecord, expiresAt: Date, approval: Record<string, unknown>): Promise<boolean> {
     const now = this.#now();
     return this.#store.changes.transition(
@@ -197,12 +227,13 @@ export class ChangeJournal {
   }
 }
 
-/** The parameters with every secret replaced by its last four characters. */
+/** The parameters with every secret, clear or sealed, replaced by its last four characters. */
 export function masked(spec: AnyChangeSpec, parameters: object): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...parameters };
   for (const key of spec.secrets ?? []) {
     const value = copy[key];
     if (typeof value === 'string') copy[key] = maskSecret(value);
+    else if (isSealed(value)) copy[key] = value.mask;
   }
   return copy;
 }

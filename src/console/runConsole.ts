@@ -37,6 +37,7 @@ import {
   consoleLocale,
   consoleUserId,
 } from './consoleConfig.js';
+import { historyLine } from './historyLine.js';
 import { CommandLineError, nestedOptions, parseCommandLine, valueOptions } from './parseCommandLine.js';
 import {
   buttonsOf,
@@ -622,6 +623,14 @@ async function interactiveSession(
         buttons.map((b) => b.label.toLowerCase()),
       ),
   });
+  // Readline hands its own history array to this event: the up-arrow list keeps no secret either.
+  rl.on('history', (lines) => {
+    const [newest] = lines;
+    if (newest === undefined || mode.kind !== 'command') return;
+    const kept = historyLine(newest, session.commands, session.actor.locale);
+    if (kept === undefined) lines.shift();
+    else lines[0] = kept;
+  });
   const print = (text: string) => {
     if (!text) return;
     if (terminal) {
@@ -664,8 +673,10 @@ async function interactiveSession(
   setPrompt();
   for await (const raw of rl) {
     const line = raw.trim();
-    if (terminal && line && mode.kind === 'command')
-      void appendFile(historyFile, `${line}\n`).catch(() => {});
+    if (terminal && line && mode.kind === 'command') {
+      const kept = historyLine(line, session.commands, session.actor.locale);
+      if (kept !== undefined) void appendFile(historyFile, `${kept}\n`).catch(() => {});
+    }
     try {
       if (mode.kind === 'modal') {
         if (line === '') {

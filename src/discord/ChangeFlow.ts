@@ -619,7 +619,8 @@ export class ChangeFlow {
     let outcome: ChangeOutcome;
     try {
       // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
-      outcome = await spec.send(record.parameters, this.#sendContext(record, approver?.locale));
+      const parameters = journal.sendable(record, spec);
+      outcome = await spec.send(parameters, this.#sendContext(record, approver?.locale));
     } catch (error) {
       await this.#failed(interaction, record, spec, invocation, error, t);
       return;

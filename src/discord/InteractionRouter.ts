@@ -11,6 +11,7 @@ import {
 } from 'discord.js';
 import { type AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
 import { ChangeJournal } from '../changes/ChangeJournal.js';
+import { SecretSeal } from '../changes/SecretSeal.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
@@ -118,7 +119,13 @@ export class InteractionRouter {
     );
     this.#changes = new ChangeFlow(
       {
-        journal: new ChangeJournal(deps.store, now, deps.config.confirmTimeoutMs, deps.replicaId),
+        journal: new ChangeJournal(
+          deps.store,
+          now,
+          deps.config.confirmTimeoutMs,
+          deps.replicaId,
+          new SecretSeal(deps.config.hosting.token),
+        ),
         store: deps.store,
         liveReplicas: deps.liveReplicas ?? (async () => [deps.replicaId]),
         messages: deps.messages,

@@ -12,6 +12,11 @@ export interface IdentifierRules {
    * "Benutzername fehlt", so any noun fits whatever its gender).
    */
   what: Message;
+  /**
+   * A credential (a licence key): errors never quote it, since they are logged and an error message is
+   * no place for even a mistyped key; they name the problem and where it is instead.
+   */
+  secret?: true;
 }
 
 /**
@@ -23,11 +28,12 @@ export interface IdentifierRules {
  */
 export function parseIdentifier(input: string, rules: IdentifierRules): string {
   const { maxLength, expected, what } = rules;
+  const shown = rules.secret ? message('validation.secret_input', { what }) : quoteInput(input);
   if (input === '') throw new InvalidValueError(message('validation.identifier.missing', { what }), expected);
   const space = /[\s\p{White_Space}]/u.exec(input);
   if (space) {
     throw new InvalidValueError(
-      message('validation.contains', { input: quoteInput(input), character: quoteChar(space[0]) }),
+      message('validation.contains', { input: shown, character: quoteChar(space[0]) }),
       expected,
     );
   }
@@ -35,7 +41,7 @@ export function parseIdentifier(input: string, rules: IdentifierRules): string {
   if (hidden) {
     throw new InvalidValueError(
       message('validation.contains', {
-        input: quoteInput(input),
+        input: shown,
         character: describeHiddenCharacter(hidden[0]),
       }),
       expected,
@@ -45,7 +51,7 @@ export function parseIdentifier(input: string, rules: IdentifierRules): string {
   if (length > maxLength) {
     throw new InvalidValueError(
       message('validation.length_over', {
-        input: quoteInput(input),
+        input: shown,
         length: String(length),
         max: String(maxLength),
       }),

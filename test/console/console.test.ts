@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -256,5 +256,87 @@ describe('console, in German (LANG=de_DE.UTF-8)', { timeout: 60_000 }, () => {
     expect(stdout).toMatch(/\[ok\] .*Reverse-DNS/);
     // The public record follows the terminal too (no BOT_LOCALE): the console's one reader sees it.
     expect(stdout).not.toContain('set the reverse DNS');
+  });
+});
+
+/**
+ * The console at a terminal: `script` gives it a pseudo-terminal (readline's terminal mode, its history
+ * file and the up arrow), fed keystroke by keystroke, each after the console has printed its prompt.
+ */
+async function atTerminal(keys: string[]): Promise<{ output: string; history: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostops-tty-'));
+  dirs.push(dir);
+  const command = [process.execPath, ...builtEntryArgs('src/console.ts'), '--as', 'operator']
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      USER: 'tester',
+      NO_COLOR: '1',
+      LANG: 'C',
+      TERM: 'xterm',
+      HOSTING_API_URL: 'sandbox',
+      DATABASE_URL: `sqlite:${join(dir, 'console.db')}`,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const prompts = () => output.split('> ').length;
+  for (const key of keys) {
+    const before = prompts();
+    child.stdin.write(key);
+    // A line is answered when a new prompt follows and nothing more arrives for a moment; a cursor key
+    // only redraws the line.
+    const deadline = Date.now() + 15_000;
+    let seen = output.length;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 250));
+      const quiet = output.length === seen;
+      seen = output.length;
+      if ((quiet && (!key.endsWith('\r') || prompts() > before)) || Date.now() > deadline) break;
+    }
+  }
+  // `script` hangs up on the console when its own input ends: `exit` first, and the input open till then.
+  await new Promise((r) => setTimeout(r, 500));
+  child.stdin.write('exit\r');
+  const timer = setTimeout(() => child.kill(), 15_000);
+  await closed;
+  clearTimeout(timer);
+  const historyFile = join(dir, '.hostops_console_history');
+  return { output, history: existsSync(historyFile) ? readFileSync(historyFile, 'utf8') : '' };
+}
+
+describe('console, at a terminal', { timeout: 60_000 }, () => {
+  it('keeps no license key in its history: the file and the up arrow have the masked form, which is refused', async () => {
+    const { output, history } = await atTerminal([
+      '/panel bind SECRETKEY-1234 203.0.113.7\r',
+      'cancel\r',
+      '/panel bind "SECRET\\"KEY-98" 203.0.113.7\r',
+      'cancel\r',
+      // Up twice: past the cancels (one entry: readline keeps no repeat) and the escaped key (never
+      // kept), to the first command.
+      '\u001b[A',
+      '\u001b[A',
+      '\r',
+    ]);
+    expect(output).toContain('License: `SECRETKEY-1234`');
+    expect(history).not.toContain('SECRET');
+    expect(history.split('\n')).toEqual([
+      '/panel bind …1234 203.0.113.7',
+      'cancel',
+      'cancel',
+      '/panel bind …1234 203.0.113.7',
+      'exit',
+      '',
+    ]);
+    // The line the up arrow brought back is the masked one, and a masked key is not sent.
+    expect(output).toContain('`license`: this is the masked form of a key');
   });
 });

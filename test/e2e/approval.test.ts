@@ -1,7 +1,9 @@
 // Two-person approval through the fake Discord: a confirmed change waits for someone else with the
 // command's tier, the request is a bot message that is edited to show the outcome, and exactly one
 // approval sends it.
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import {
   arr,
@@ -33,6 +35,14 @@ const SECOND_APPROVER = '900000000000000002';
 let t: TestBot;
 let store: Store;
 const databaseUrl = tempDatabaseUrl();
+/** Every byte SQLite keeps for this store: the database file and its write-ahead log. */
+function databaseBytes(): string {
+  const path = databaseUrl.replace(/^sqlite:/, '');
+  return [path, `${path}-wal`]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
+}
 
 beforeAll(async () => {
   t = await startTestBot({
@@ -218,11 +228,47 @@ describe('two-person approval', () => {
     });
     expect(JSON.stringify(request.message.body)).not.toContain('SECRETLICENSE');
     expect(textOf(request.message.body)).toContain('…9876');
+    // Waiting up to 7 days for approval, the key is kept only sealed: not in the record, not anywhere
+    // in the database's files.
+    const waiting = await store.changes.get(request.changeId);
+    expect(waiting?.state).toBe('awaiting_approval');
+    expect(JSON.stringify(waiting)).not.toContain('SECRETLICENSE');
+    expect(waiting?.parameters.license).toMatchObject({
+      mask: '…9876',
+      sealed: expect.stringMatching(/^v1\./),
+    });
+    expect(databaseBytes()).not.toContain('SECRETLICENSE');
     click(request, request.approveId, APPROVER);
     const record = await waitForState(request.changeId, 'done');
     expect(t.api.requestsFor('bindPanelLicense')[0]?.query.get('license')).toBe('SECRETLICENSE-9876');
     expect(JSON.stringify(record)).not.toContain('SECRETLICENSE');
     expect(record.parameters.license).toBe('…9876');
+  });
+
+  it('a key sealed under another HOSTING_API_TOKEN is not sent: the approval fails, saying why', async () => {
+    const request = await requestApproval({
+      commandName: 'panel',
+      subcommand: 'bind',
+      options: { license: 'ROTATEDLICENSE-1234', ip: '203.0.113.8' },
+    });
+    // As if the bot had been restarted with a new token while the change waited.
+    const other = new SecretSeal('a token since rotated').seal('ROTATEDLICENSE-1234');
+    const waiting = await store.changes.get(request.changeId);
+    await store.changes.transition(request.changeId, 'awaiting_approval', 'awaiting_approval', {
+      parameters: { ...waiting?.parameters, license: other },
+    });
+    click(request, request.approveId, APPROVER);
+    const record = await waitForState(request.changeId, 'failed');
+    expect(record.parameters.license).toBe('…1234');
+    await waitUntil(
+      () => textOf(t.discord.getMessage(request.message.id) as unknown as Json).includes('HOSTING_API_TOKEN'),
+      'the request to say the key cannot be read',
+    );
+    expect(textOf(t.discord.getMessage(request.message.id) as unknown as Json)).toContain(
+      'can no longer be read (HOSTING_API_TOKEN changed since it was typed). Nothing was sent',
+    );
+    await idle(t);
+    expect(t.api.requestsFor('bindPanelLicense')).toHaveLength(0);
   });
 
   it('reject with a reason (modal): nothing is sent, the request says who rejected and why', async () => {

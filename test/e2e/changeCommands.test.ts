@@ -476,6 +476,35 @@ describe('/panel bind', () => {
     expect(t.logs.text).toContain('"license":"…9876"');
     expect(t.logs.text).not.toContain('SECRETLICENSE');
   });
+
+  it('a mistyped license key is refused naming the problem, and quoted nowhere: not in the answer, the logs or the audit trail', async () => {
+    for (const license of [
+      'MISTYPED-KEY 4321',
+      'MISTYPED-KEY\u200b4321',
+      `MISTYPED-KEY-${'9'.repeat(120)}`,
+    ]) {
+      const refused = t.command({
+        commandName: 'panel',
+        subcommand: 'bind',
+        options: { license, ip: '203.0.113.9' },
+      });
+      const answer = await ephemeralReply(t, refused);
+      expect(answer).toMatch(
+        /the license key you typed contains|`license`: (contains|is \d+ characters long)/,
+      );
+      expect(answer).not.toContain('MISTYPED');
+    }
+    await idle(t);
+    expect(t.api.requestsFor('bindPanelLicense')).toHaveLength(0);
+    expect(t.logs.text).toContain('command answered with an error');
+    expect(t.logs.text).not.toContain('MISTYPED');
+    const { rows } = await t.bot.store.audit.query(
+      { command: 'panel', outcome: 'invalid' },
+      { limit: 10, offset: 0 },
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(rows)).not.toContain('MISTYPED');
+  });
 });
 
 it('the prompt names the deadline and the prompt embed lists every value that will be sent', async () => {

@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeJournal } from '../../src/changes/ChangeJournal.js';
+import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { Config } from '../../src/config.js';
 import type { Answers, Invocation } from '../../src/discord/Answers.js';
 import {
@@ -141,7 +142,7 @@ describe('ChangeFlow in German', () => {
       hosting: { sandbox: false },
     } as unknown as Config;
     const now = () => new Date();
-    const journal = new ChangeJournal(store, now, 15 * 60_000, 'replica');
+    const journal = new ChangeJournal(store, now, 15 * 60_000, 'replica', new SecretSeal('test-token'));
     const answers = {
       acknowledge: async (_invocation: Invocation, response: Promise<unknown>) => {
         await response;

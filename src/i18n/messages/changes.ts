@@ -32,6 +32,8 @@ export const en = {
   'changes.decided.expired': 'This approval request expired; nothing was sent.',
   'changes.decided.rejected': 'This change was rejected or withdrawn; nothing was sent.',
   'changes.decided.approved': 'This change was already approved.',
+  'changes.secret_unreadable':
+    'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed). Nothing was sent: run the command again.',
   'changes.approval.own_change':
     'You asked for this change: someone else has to approve it. Nothing was sent.',
   'changes.approval.posting': 'Posting the approval request…',
@@ -103,6 +105,8 @@ export const de = translationOf(en)({
   'changes.decided.expired': 'Diese Freigabeanfrage ist abgelaufen; es wurde nichts gesendet.',
   'changes.decided.rejected': 'Diese Änderung wurde abgelehnt oder zurückgezogen; es wurde nichts gesendet.',
   'changes.decided.approved': 'Diese Änderung wurde bereits freigegeben.',
+  'changes.secret_unreadable':
+    '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
   'changes.approval.own_change':
     'Du hast diese Änderung beantragt: Jemand anderes muss sie freigeben. Es wurde nichts gesendet.',
   'changes.approval.posting': 'Die Freigabeanfrage wird gepostet…',

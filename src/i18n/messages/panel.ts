@@ -3,6 +3,7 @@ import { translationOf } from '../defineMessages.js';
 /** /panel: hosting-panel licenses. */
 export const en = {
   'panel.license.what': 'license key',
+  'panel.license.masked': 'this is the masked form of a key (its last four characters), not the key itself',
   'panel.license.expected': 'the license key without spaces, such as ABCD-1234-EFGH',
   'panel.bind.title': 'Bind panel license',
   'panel.bind.license': 'License',
@@ -14,6 +15,8 @@ export const en = {
 
 export const de = translationOf(en)({
   'panel.license.what': 'Lizenzschlüssel',
+  'panel.license.masked':
+    'das ist die maskierte Form eines Schlüssels (seine letzten vier Zeichen), nicht der Schlüssel selbst',
   'panel.license.expected': 'den Lizenzschlüssel ohne Leerzeichen, etwa ABCD-1234-EFGH',
   'panel.bind.title': 'Panel-Lizenz binden',
   'panel.bind.license': 'Lizenz',

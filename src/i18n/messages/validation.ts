@@ -46,6 +46,7 @@ export const en = {
 
   // Name-like values (parseIdentifier, parseUsername).
   'validation.identifier.missing': 'no {what} given',
+  'validation.secret_input': 'the {what} you typed',
   'validation.username.what': 'user name',
   'validation.username.expected': '1 to 64 characters without spaces, such as alice or jörg.m',
 
@@ -210,6 +211,7 @@ export const de = translationOf(en)({
 
   // "{what} fehlt" fits every noun, whatever its gender.
   'validation.identifier.missing': '{what} fehlt',
+  'validation.secret_input': 'Der eingegebene Wert ({what})',
   'validation.username.what': 'Benutzername',
   'validation.username.expected': '1 bis 64 Zeichen ohne Leerzeichen, etwa alice oder jörg.m',
 
