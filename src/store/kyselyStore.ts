@@ -1,10 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
 import { batchClaims, type Claim } from './batchClaims.js';
+import { auditPurgeBatch, auditQueries, PURGE_BATCH, PURGE_PAUSE_MS } from './auditQueries.js';
 import { escapeLike, recentTargetsQuery } from './recentTargetsQuery.js';
 import type {
   AuditEntry,
-  AuditFilter,
   ChangePatch,
   ChangeRecord,
   DnsSet,
@@ -331,23 +332,21 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
 
       async query(filter, page) {
-        const matching = auditWhere(db, filter);
-        const [rows, count] = await Promise.all([
-          matching
-            .selectAll()
-            .orderBy('at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(page.limit)
-            .offset(page.offset)
-            .execute(),
-          matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        ]);
-        return { rows: rows.map(toAudit), total: Number(count.total) };
+        const { page: pageQuery, count } = auditQueries(db, filter, page);
+        const [rows, counted] = await Promise.all([pageQuery.execute(), count.executeTakeFirstOrThrow()]);
+        return { rows: rows.map(toAudit), total: Number(counted.total) };
       },
 
       async purgeOlderThan(cutoff) {
-        const result = await db.deleteFrom('audit').where('at', '<', cutoff.getTime()).executeTakeFirst();
-        return Number(result.numDeletedRows);
+        // In batches with a pause between them (see PURGE_BATCH): one DELETE of a day's expired entries
+        // held SQLite's synchronous driver, and so every command, for seconds.
+        let purged = 0;
+        for (;;) {
+          const deleted = Number((await auditPurgeBatch(db, cutoff).executeTakeFirst()).numDeletedRows);
+          purged += deleted;
+          if (deleted < PURGE_BATCH) return purged;
+          await sleep(PURGE_PAUSE_MS);
+        }
       },
       async recentTargets(sources, part, limit) {
         const query = recentTargetsQuery(db, sources, part, limit);
@@ -454,25 +453,6 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       await db.destroy();
     },
   };
-}
-
-function auditWhere(db: Kysely<Database>, filter: AuditFilter) {
-  let query = db.selectFrom('audit');
-  const { userId } = filter;
-  if (userId !== undefined) {
-    query = query.where((eb) => eb.or([eb('user_id', '=', userId), eb('acted_by_id', '=', userId)]));
-  }
-  if (filter.command !== undefined) query = query.where('command', '=', filter.command);
-  if (filter.subcommand !== undefined) query = query.where('subcommand', '=', filter.subcommand);
-  if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
-  if (filter.since !== undefined) query = query.where('at', '>=', filter.since.getTime());
-  if (filter.target !== undefined) {
-    // lower() on both sides rather than ILIKE: one spelling for both engines. SQLite's lower() folds
-    // ASCII letters only, so on SQLite non-ASCII letters match case-sensitively.
-    const pattern = `%${escapeLike(filter.target.toLowerCase())}%`;
-    query = query.where(sql<boolean>`lower(target) like ${pattern} escape '\\'`);
-  }
-  return query;
 }
 
 function patchColumns(patch: ChangePatch) {

@@ -109,6 +109,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0005_audit_actor',
           '0006_dns_sets',
           '0007_suggestions',
+          '0008_history_indexes',
         ],
       ],
       ['store opened', engine, []],
