@@ -5,6 +5,7 @@ import { commands as allCommands } from '../commands/index.js';
 import type { AuditEvent } from './audit/AuditTrail.js';
 import { announce } from './audit/announce.js';
 import { Housekeeping } from './audit/Housekeeping.js';
+import { ApprovalPolicy } from './changes/ApprovalPolicy.js';
 import type { Config } from './config.js';
 import { botMessages } from './discord/botMessages.js';
 import type { CommandModule } from './discord/CommandModule.js';
@@ -136,6 +137,8 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ...(watch ? { watch } : {}),
     replicaId,
     liveReplicas: () => presence.live(),
+    peerBots: () => presence.peerBots(),
+    approvals: await ApprovalPolicy.publish(store, config.approval.required, new Date()),
     messages,
     config,
     logger,

@@ -194,7 +194,13 @@ export class ConsoleSession {
     const replicaId = `console:${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     let presence: Presence;
     try {
-      presence = await Presence.start(store, replicaId, logger, redactDatabaseUrl(config.databaseUrl));
+      presence = await Presence.start(
+        store,
+        replicaId,
+        logger,
+        redactDatabaseUrl(config.databaseUrl),
+        'console',
+      );
     } catch (error) {
       await store.close();
       throw error;
@@ -219,6 +225,8 @@ export class ConsoleSession {
       store,
       replicaId,
       liveReplicas: () => presence.live(),
+      // Two-person approval is given in Discord: the router refuses such changes here, and audits it.
+      approvalsHere: false,
       messages: options.messages ?? { post: async () => snowflake(), edit: async () => {} },
       config,
       logger,
@@ -279,11 +287,6 @@ export class ConsoleSession {
       this.commands.map((c) => c.definition),
       this.actor.locale,
     );
-    // Two-person approval is posted in Discord, where the second person is: the console cannot ask for
-    // one, and must not be the way around it.
-    if (this.config.approval.required.includes(parsed.label)) {
-      throw new CommandLineError(message('console.needs_approval', { command: parsed.label }), true);
-    }
     return this.#dispatch(chatInputInteraction(this.actor, this.#listener, parsed));
   }
 

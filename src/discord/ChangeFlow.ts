@@ -16,6 +16,7 @@ import {
   time,
   userMention,
 } from 'discord.js';
+import type { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import { type ChangeJournal, masked, type SentState } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
@@ -43,11 +44,14 @@ import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
 import { literal } from './render/literal.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { restarting } from './UserError.js';
+import { approvalNotHere, restarting } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
   journal: ChangeJournal;
+  approvals: ApprovalPolicy;
+  /** False where nobody can approve (the console): a change that needs approval is refused. */
+  approvalsHere: boolean;
   /** For what changes keep beyond their records (`remember`, `revert`, `precheck`). */
   store: Store;
   /** The change subcommands, by label (`/domain register`). */
@@ -216,8 +220,14 @@ export class ChangeFlow {
       await this.#deps.answers.fail(interaction, invocation, error, false);
       return;
     }
-    if (this.#deps.config.approval.required.includes(record.command)) {
-      await this.#requestApproval(interaction, record, spec, invocation);
+    try {
+      if (await this.#deps.approvals.requires(record.command)) {
+        if (!this.#deps.approvalsHere) throw approvalNotHere(record.command);
+        await this.#requestApproval(interaction, record, spec, invocation);
+        return;
+      }
+    } catch (error) {
+      await this.#deps.answers.fail(interaction, invocation, error);
       return;
     }
     if (!(await this.#deps.journal.claim(record, spec))) {

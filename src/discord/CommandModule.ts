@@ -121,15 +121,21 @@ export interface ChangeOutcome {
   result?: Record<string, unknown>;
 }
 
-/** Asks for long text in a modal before a change's parameters can be parsed. */
-export interface ModalRequest<P> {
+/**
+ * Asks for long text in a form (modal) before a change's parameters can be parsed. The form is kept in
+ * the store, so whichever replica receives the submit can finish it: `state` is JSON, and the spec's
+ * `submitForm` turns it and the text into parameters.
+ */
+export interface ModalRequest {
   modal: {
     title: string;
     input: { label: string; placeholder?: string; maxLength?: number };
-    /** Called with the submitted text; throws InvalidOptionError like any other option parse. */
-    submit: (text: string) => P;
   };
+  state: Record<string, unknown>;
 }
+
+/** What turning a submitted form into parameters may use. */
+export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't'>;
 
 /**
  * A changing subcommand. A change is data: `parse` turns options into JSON parameters, which are
@@ -141,7 +147,9 @@ export interface ChangeSpec<P extends object> {
   operation: ChangeOperation;
   /** Parameters that are secrets: stored only while pending, masked to their last four characters after. */
   secrets?: readonly (keyof P & string)[];
-  parse: (context: CommandContext) => P | ModalRequest<P>;
+  parse: (context: CommandContext) => P | ModalRequest;
+  /** The parameters from a form `parse` asked for; throws InvalidOptionError like any option parse. */
+  submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => P;
   /** The domain, server, address or account the change is about (audit trail). */
   target: (parameters: P) => string;
   /** In the language of whoever reads it: the invoker's prompt, or the channel's approval request. */
@@ -265,6 +273,6 @@ export function change<P extends object>(spec: ChangeSpec<P>): Subcommand {
   return { kind: 'change', ...spec };
 }
 
-export function isModalRequest<P>(value: P | ModalRequest<P>): value is ModalRequest<P> {
+export function isModalRequest<P>(value: P | ModalRequest): value is ModalRequest {
   return typeof value === 'object' && value !== null && 'modal' in value;
 }

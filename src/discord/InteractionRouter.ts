@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type APIApplicationCommandOption,
   ApplicationCommandOptionType,
@@ -10,6 +11,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import { type AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
+import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../changes/ChangeJournal.js';
 import { SecretSeal } from '../changes/SecretSeal.js';
 import type { Config } from '../config.js';
@@ -37,9 +39,8 @@ import {
 } from './CommandModule.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
 import { customId, parseCustomId } from './customId.js';
-import { PendingStore } from './PendingStore.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { RefusalError, restarting, UserError } from './UserError.js';
+import { approvalNotHere, RefusalError, restarting, UserError } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';
@@ -54,6 +55,13 @@ export interface RouterDeps {
   generatePassword: () => string;
   now?: () => Date;
   observer?: RouterObserver;
+  /** APPROVAL_REQUIRED as every face reads it; by default this process's own list. */
+  approvals?: ApprovalPolicy;
+  /**
+   * Whether a second person can approve here (Discord: an approval request in a channel). Where not (the
+   * console), a change that needs approval is refused, through the gate and into the audit trail.
+   */
+  approvalsHere?: boolean;
   /** Posts one line in the audit channel (AUDIT_CHANNEL_ID); absent when there is none. */
   announce?: (event: AuditEvent) => Promise<void>;
   /** Waits between read-backs after an unknown outcome (tests shorten them). */
@@ -62,16 +70,12 @@ export interface RouterDeps {
   replicaId: string;
   /** Replica ids whose lease is current; by default only this one. */
   liveReplicas?: () => Promise<readonly string[]>;
+  /** Other bots inside their lease, which can answer Discord while this process stops; none by default. */
+  peerBots?: () => Promise<readonly string[]>;
   /** Posts and edits bot messages (approval requests). */
   messages: BotMessages;
   /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
   watch?: DomainWatch;
-}
-
-interface PendingModal {
-  invocation: Invocation;
-  spec: AnyChangeSpec;
-  request: ModalRequest<object>['modal'];
 }
 
 // Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
@@ -90,15 +94,16 @@ export class InteractionRouter {
   /** The options each subcommand's definition declares, with their limits. */
   readonly #options = new Map<string, readonly APIApplicationCommandOption[]>();
   readonly #components = new Map<string, ComponentHandler>();
-  readonly #modals = new PendingStore<PendingModal>(MODAL_TTL_MS, () => {});
+  readonly #specs = new Map<string, AnyChangeSpec>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
+  readonly #approvals: ApprovalPolicy;
   #draining = false;
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
-    const specs = new Map<string, AnyChangeSpec>();
+    const specs = this.#specs;
     for (const module of deps.commands) {
       for (const [action, handler] of Object.entries(module.components ?? {})) {
         this.#components.set(action, handler);
@@ -117,8 +122,11 @@ export class InteractionRouter {
       translator(deps.config.botLocale),
       deps.observer,
     );
+    this.#approvals = deps.approvals ?? new ApprovalPolicy(deps.store, deps.config.approval.required);
     this.#changes = new ChangeFlow(
       {
+        approvals: this.#approvals,
+        approvalsHere: deps.approvalsHere ?? true,
         journal: new ChangeJournal(
           deps.store,
           now,
@@ -147,8 +155,7 @@ export class InteractionRouter {
 
   async #peerAlive(): Promise<boolean> {
     try {
-      const live = (await this.#deps.liveReplicas?.()) ?? [];
-      return live.some((replica) => replica !== this.#deps.replicaId);
+      return ((await this.#deps.peerBots?.()) ?? []).length > 0;
     } catch {
       return false;
     }
@@ -350,9 +357,12 @@ export class InteractionRouter {
           return;
         }
         case 'change': {
+          if (this.#deps.approvalsHere === false && (await this.#approvals.requires(label))) {
+            throw approvalNotHere(label);
+          }
           const parsed = subcommand.parse(context);
           if (isModalRequest(parsed)) {
-            await this.#openModal(interaction, invocation, subcommand, parsed.modal);
+            await this.#openModal(interaction, invocation, parsed);
           } else {
             await this.#changes.prompt(interaction, invocation, subcommand, parsed);
           }
@@ -397,12 +407,17 @@ export class InteractionRouter {
     );
   }
 
+  /** `correlationId`: of the command this continues (a form's submit), else a new one. */
   #invocation(
-    interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
+    interaction:
+      | ChatInputCommandInteraction
+      | ButtonInteraction
+      | AutocompleteInteraction
+      | ModalSubmitInteraction,
     label: string,
     changing: boolean,
+    correlationId = newCorrelationId(),
   ): Invocation {
-    const correlationId = newCorrelationId();
     const parent = this.#deps.logger;
     let logger: Logger | undefined;
     return {
@@ -457,10 +472,17 @@ export class InteractionRouter {
   async #openModal(
     interaction: ChatInputCommandInteraction,
     invocation: Invocation,
-    spec: AnyChangeSpec,
-    request: ModalRequest<object>['modal'],
+    { modal: request, state }: ModalRequest,
   ): Promise<void> {
-    const { nonce } = this.#modals.add(invocation.userId, { invocation, spec, request });
+    const nonce = randomBytes(12).toString('base64url');
+    await this.#deps.store.forms.open({
+      id: nonce,
+      ownerId: invocation.userId,
+      command: invocation.label,
+      state,
+      correlationId: invocation.correlationId,
+      expiresAt: new Date(Date.now() + MODAL_TTL_MS),
+    });
     await this.#answers.acknowledge(
       invocation,
       interaction.showModal({
@@ -486,18 +508,24 @@ export class InteractionRouter {
     );
   }
 
+  /** A form's submit, on whichever replica received it: the store hands the form to exactly one. */
   async #modalSubmitted(interaction: ModalSubmitInteraction, nonce: string): Promise<void> {
-    const entry = this.#modals.peek(nonce);
-    if (!entry || entry.ownerId !== interaction.user.id) {
+    const form = await this.#deps.store.forms.take(nonce, interaction.user.id, new Date());
+    const spec = form && this.#specs.get(form.command);
+    if (!form || !spec?.submitForm) {
       const t = translator(pickLocale(interaction.locale));
       await interaction.reply(ephemeral({ content: t('errors.form_closed') }));
       return;
     }
-    this.#modals.take(nonce);
-    const { invocation, spec, request } = entry.value;
+    const invocation = this.#invocation(interaction, form.command, true, form.correlationId);
     try {
       if (this.#draining) throw restarting();
-      const parameters = request.submit(interaction.fields.getTextInputValue('text'));
+      const { hosting, config } = this.#deps;
+      const parameters = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
+        hosting,
+        config,
+        t: translator(invocation.locale),
+      });
       await this.#changes.prompt(interaction, invocation, spec, parameters);
     } catch (error) {
       await this.#answers.fail(interaction, invocation, error);

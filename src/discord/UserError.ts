@@ -12,7 +12,7 @@ export class UserError extends Error {
   }
 }
 
-export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down' | 'forward_dns';
+export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down' | 'forward_dns' | 'approval';
 
 /** A gate said no: nothing was validated or sent. */
 export class RefusalError extends UserError {
@@ -28,6 +28,11 @@ export class RefusalError extends UserError {
 /** The answer to anything new while this process is stopping. */
 export function restarting(): RefusalError {
   return new RefusalError(message('errors.restarting'), 'shutting_down');
+}
+
+/** A change that needs a second person, asked for where nobody can approve it (the console). */
+export function approvalNotHere(command: string): RefusalError {
+  return new RefusalError(message('changes.approval.not_here', { command }), 'approval');
 }
 
 /** One option's value is unusable; says which option and what a valid value looks like. */

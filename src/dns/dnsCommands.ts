@@ -1,5 +1,5 @@
 import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
-import { type CommandContext, change, read } from '../discord/CommandModule.js';
+import { change, type FormContext, read } from '../discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../discord/options.js';
 import { actionButton, actionRow } from '../discord/render/actionButton.js';
 import { Colour } from '../discord/render/colours.js';
@@ -41,7 +41,7 @@ interface DnsSubmission {
 }
 
 /** Every parameter travels in the query string: a request the provider would refuse is refused here. */
-function checkRequestSize({ hosting }: CommandContext, { domain, records }: DnsSubmission): DnsSubmission {
+function checkRequestSize({ hosting }: FormContext, { domain, records }: DnsSubmission): DnsSubmission {
   const bytes = (count: number) =>
     hosting.requestTargetBytes('submitDnsRecords', {
       domain: domain.ascii,
@@ -80,11 +80,15 @@ export const dnsChange = change<DnsSubmission>({
           placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
           maxLength: 4000,
         },
-        submit: (text) =>
-          checkRequestSize(context, { domain, records: validated('records', text, parseDnsRecords) }),
       },
+      state: { domain },
     };
   },
+  submitForm: (state, text, context) =>
+    checkRequestSize(context, {
+      domain: state.domain as ParsedDomain,
+      records: validated('records', text, parseDnsRecords),
+    }),
   // What it replaces comes from the store: the provider's API cannot read a domain's records.
   precheck: async ({ earlier: _shownBefore, ...submission }, { store }) => {
     const last = await store.dnsSets.latest(submission.domain.ascii);

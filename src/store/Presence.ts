@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
-import type { ReplicaRecord, Store } from './Store.js';
+import type { ReplicaRecord, ReplicaRole, Store } from './Store.js';
 import { StoreOpenError } from './StoreOpenError.js';
 
 /** A replica that has not heartbeated for this long is gone: what it was sending ends `unknown`. */
@@ -18,6 +18,7 @@ export class Presence {
   private constructor(
     private readonly store: Store,
     readonly replicaId: string,
+    private readonly role: ReplicaRole,
     private readonly startedAt: Date,
     private readonly logger: Logger,
   ) {
@@ -28,7 +29,13 @@ export class Presence {
   /** Told after every heartbeat whether the store took it. */
   onHeartbeat: (ok: boolean) => void = () => {};
 
-  static async start(store: Store, replicaId: string, logger: Logger, database: string): Promise<Presence> {
+  static async start(
+    store: Store,
+    replicaId: string,
+    logger: Logger,
+    database: string,
+    role: ReplicaRole = 'bot',
+  ): Promise<Presence> {
     const now = new Date();
     if (store.engine === 'sqlite') {
       const other = (await store.replicas.live({ withinMs: LEASE_MS })).find(
@@ -41,7 +48,7 @@ export class Presence {
         );
       }
     }
-    const presence = new Presence(store, replicaId, now, logger);
+    const presence = new Presence(store, replicaId, role, now, logger);
     await store.replicas.heartbeat(presence.#row());
     return presence;
   }
@@ -54,6 +61,17 @@ export class Presence {
   async live(): Promise<string[]> {
     const replicas = await this.store.replicas.live({ withinMs: LEASE_MS });
     return [...new Set([this.replicaId, ...replicas.map((replica) => replica.replicaId)])];
+  }
+
+  /**
+   * Other bots inside their lease: who can take over Discord's interactions from this process while it
+   * stops. A console session is alive (its sends hold a lease) but answers no interaction.
+   */
+  async peerBots(): Promise<string[]> {
+    const replicas = await this.store.replicas.live({ withinMs: LEASE_MS });
+    return replicas
+      .filter((replica) => replica.role === 'bot' && replica.replicaId !== this.replicaId)
+      .map((replica) => replica.replicaId);
   }
 
   async beat(): Promise<void> {
@@ -73,7 +91,13 @@ export class Presence {
   }
 
   #row() {
-    return { replicaId: this.replicaId, host: hostname(), pid: process.pid, startedAt: this.startedAt };
+    return {
+      replicaId: this.replicaId,
+      role: this.role,
+      host: hostname(),
+      pid: process.pid,
+      startedAt: this.startedAt,
+    };
   }
 }
 

@@ -103,8 +103,24 @@ export type WatchFindings = Pick<
   'status' | 'failures' | 'expiryDate' | 'active' | 'expired' | 'transferredAway'
 >;
 
+/** A form (modal) shown and not yet submitted: what its submit needs, whichever replica receives it. */
+export interface OpenForm {
+  id: string;
+  ownerId: string;
+  /** `/domain dns` */
+  command: string;
+  /** The command's own state for its submit (JSON). */
+  state: Record<string, unknown>;
+  correlationId: string;
+  expiresAt: Date;
+}
+
+/** A bot answers Discord; a console session only sends what its one user confirms. */
+export type ReplicaRole = 'bot' | 'console';
+
 export interface ReplicaRecord {
   replicaId: string;
+  role: ReplicaRole;
   host: string;
   pid: number;
   startedAt: Date;
@@ -233,7 +249,7 @@ export interface Store {
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh), at `now` or else by the store's clock. */
     heartbeat(
-      replica: { replicaId: string; host: string; pid: number; startedAt: Date },
+      replica: { replicaId: string; role: ReplicaRole; host: string; pid: number; startedAt: Date },
       now?: Date,
     ): Promise<void>;
     /**
@@ -242,6 +258,20 @@ export interface Store {
      */
     live(since: Date | { withinMs: number }): Promise<ReplicaRecord[]>;
     remove(replicaId: string): Promise<void>;
+  };
+  readonly settings: {
+    get(key: string): Promise<string | undefined>;
+    put(key: string, value: string, now: Date): Promise<void>;
+  };
+  readonly forms: {
+    open(form: OpenForm): Promise<void>;
+    /**
+     * Removes and returns the form if it is this owner's and still open at `now`: of two submits, or
+     * two replicas receiving one, exactly one gets it.
+     */
+    take(id: string, ownerId: string, now: Date): Promise<OpenForm | undefined>;
+    /** Forgets forms that closed before `now` (never submitted); returns how many. */
+    purgeExpired(now: Date): Promise<number>;
   };
   readonly audit: {
     /** Returns the new entry's id. */

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
-import { batchClaims, type Claim } from './batchClaims.js';
 import { auditPurgeBatch, auditQueries, PURGE_BATCH, PURGE_PAUSE_MS } from './auditQueries.js';
+import { batchClaims, type Claim } from './batchClaims.js';
 import { escapeLike, recentTargetsQuery } from './recentTargetsQuery.js';
 import type {
   AuditEntry,
@@ -21,6 +21,7 @@ import type {
   Engine,
   WatchedDomainsTable,
 } from './schema.js';
+import { sharedStateQueries } from './sharedStateQueries.js';
 
 /** The queries behind `Store`, written once for both engines. */
 export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
@@ -283,12 +284,13 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
     },
 
     replicas: {
-      async heartbeat({ replicaId, host, pid, startedAt }, now) {
+      async heartbeat({ replicaId, role, host, pid, startedAt }, now) {
         const at = now === undefined ? storeClockMs(engine) : now.getTime();
         await db
           .insertInto('replicas')
           .values({
             replica_id: replicaId,
+            role,
             host,
             pid,
             started_at: startedAt.getTime(),
@@ -309,6 +311,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
           .execute();
         return rows.map((row) => ({
           replicaId: row.replica_id,
+          role: row.role,
           host: row.host,
           pid: row.pid,
           startedAt: new Date(row.started_at),
@@ -320,6 +323,8 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         await db.deleteFrom('replicas').where('replica_id', '=', replicaId).execute();
       },
     },
+
+    ...sharedStateQueries(db),
 
     audit: {
       async insert(entry) {

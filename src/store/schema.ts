@@ -1,7 +1,7 @@
-// Kysely's view of the tables (migrations 0001–0003). Columns are snake_case as stored; times are epoch
+// Kysely's view of the tables (every migration). Columns are snake_case as stored; times are epoch
 // milliseconds and JSON is text, on both engines.
 import type { Generated } from 'kysely';
-import type { ChangeState } from './Store.js';
+import type { ChangeState, ReplicaRole } from './Store.js';
 
 export interface ChangesTable {
   id: string;
@@ -64,6 +64,22 @@ export interface ReplicasTable {
   pid: number;
   started_at: number;
   heartbeat_at: number;
+  role: Generated<ReplicaRole>;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface FormsTable {
+  id: string;
+  owner_id: string;
+  command: string;
+  state: string;
+  correlation_id: string;
+  expires_at: number;
 }
 
 export interface WatchedDomainsTable {
@@ -98,6 +114,8 @@ export interface DnsSetsTable {
 }
 
 export interface Database {
+  settings: SettingsTable;
+  forms: FormsTable;
   dns_sets: DnsSetsTable;
   watched_domains: WatchedDomainsTable;
   watch_alerts: WatchAlertsTable;

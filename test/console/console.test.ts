@@ -121,6 +121,7 @@ describe('console, one-shot', () => {
     expect(code).toBe(3);
     expect(stdout).toBe('');
     expect(stderr).toContain('`/server rdns` needs a second person to approve it (APPROVAL_REQUIRED)');
+    expect(stderr).toContain('Nothing was sent');
     // What does not need approval still runs.
     const read = await runConsole(['/server logs 42'], undefined, { APPROVAL_REQUIRED: 'server rdns' });
     expect(read.code).toBe(0);

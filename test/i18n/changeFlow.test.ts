@@ -1,5 +1,6 @@
 import type { APIEmbed } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApprovalPolicy } from '../../src/changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../../src/changes/ChangeJournal.js';
 import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { Config } from '../../src/config.js';
@@ -169,6 +170,8 @@ describe('ChangeFlow in German', () => {
     flow = new ChangeFlow(
       {
         journal,
+        approvals: new ApprovalPolicy(store, config.approval.required),
+        approvalsHere: true,
         store,
         specs: new Map([['/server rdns', spec]]),
         answers,

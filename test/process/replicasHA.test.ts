@@ -395,6 +395,43 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     expect(shapeOf(f.discord, press)).toEqual(['callback 7', 'edit @original', 'follow-up']);
   }, 30_000);
 
+  it('a /domain dns form opened by one replica is submitted on the other: every submit gets its prompt', async () => {
+    const { f } = started();
+    await ensureTwo();
+    f.discord.setSessions('alternate');
+    for (let n = 0; n < 4; n++) {
+      const command = f.discord.dispatchInteraction({
+        commandName: 'domain',
+        subcommand: 'dns',
+        options: { domain: `form-${n}.example` },
+        roles: [PROCESS_ROLES.operator],
+      });
+      const modal = await nth(f.discord, command, 0, 10_000);
+      expect(callbackType(modal)).toBe(9);
+      const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
+      const submit = f.discord.dispatchModalSubmit({
+        customId,
+        fields: { text: `www 3600 A 203.0.113.${n + 1}` },
+        roles: [PROCESS_ROLES.operator],
+      });
+      expect(f.discord.deliveredTo(submit)).toHaveLength(1);
+      expect(f.discord.deliveredTo(submit)).not.toEqual(f.discord.deliveredTo(command));
+      const prompt = await nth(f.discord, submit, 0, 10_000);
+      const text = textOf(messageOf(prompt));
+      expect(text).not.toContain('no longer open');
+      expect(text).toContain(`203.0.113.${n + 1}`);
+      // A second submit of the same form (a replayed interaction) finds it gone.
+      const again = f.discord.dispatchModalSubmit({
+        customId,
+        fields: { text: 'www 3600 A 198.51.100.1' },
+        roles: [PROCESS_ROLES.operator],
+      });
+      expect(textOf(messageOf(await nth(f.discord, again, 0, 10_000)))).toMatch(
+        /form .*closed|no longer open/i,
+      );
+    }
+  }, 60_000);
+
   it('approval: the requester cannot approve; two approvers on different replicas at once send once', async () => {
     const { f, db } = started();
     await ensureTwo();

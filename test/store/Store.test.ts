@@ -110,6 +110,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0006_dns_sets',
           '0007_suggestions',
           '0008_history_indexes',
+          '0009_shared_state',
         ],
       ],
       ['store opened', engine, []],
@@ -140,16 +141,22 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
 
     it('replicas: heartbeats, the live set, removal', async () => {
       const started = at(0);
-      await store.replicas.heartbeat({ replicaId: 'r1', host: 'h1', pid: 11, startedAt: started }, at(0));
-      await store.replicas.heartbeat({ replicaId: 'r2', host: 'h2', pid: 22, startedAt: at(1) }, at(1));
       await store.replicas.heartbeat(
-        { replicaId: 'r1', host: 'h1', pid: 11, startedAt: started },
+        { replicaId: 'r1', role: 'bot', host: 'h1', pid: 11, startedAt: started },
+        at(0),
+      );
+      await store.replicas.heartbeat(
+        { replicaId: 'r2', role: 'console', host: 'h2', pid: 22, startedAt: at(1) },
+        at(1),
+      );
+      await store.replicas.heartbeat(
+        { replicaId: 'r1', role: 'bot', host: 'h1', pid: 11, startedAt: started },
         at(30_000),
       );
       expect((await store.replicas.live(at(10_000))).map((r) => r.replicaId)).toEqual(['r1']);
-      expect((await store.replicas.live(at(0))).map((r) => [r.replicaId, r.host, r.pid])).toEqual([
-        ['r1', 'h1', 11],
-        ['r2', 'h2', 22],
+      expect((await store.replicas.live(at(0))).map((r) => [r.replicaId, r.role, r.host, r.pid])).toEqual([
+        ['r1', 'bot', 'h1', 11],
+        ['r2', 'console', 'h2', 22],
       ]);
       await store.replicas.remove('r1');
       await store.replicas.remove('r2');
@@ -157,7 +164,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
     });
 
     it('replicas: heartbeats by the store clock and the lease judged by it, whatever the local clock says', async () => {
-      const row = { replicaId: 'by-clock', host: 'h', pid: 1, startedAt: new Date() };
+      const row = { replicaId: 'by-clock', role: 'bot' as const, host: 'h', pid: 1, startedAt: new Date() };
       // A heartbeat written by a replica whose clock is an hour behind still counts by the store's clock.
       await store.replicas.heartbeat({ ...row, replicaId: 'skewed' }, new Date(Date.now() - 3_600_000));
       await store.replicas.heartbeat(row);

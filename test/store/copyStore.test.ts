@@ -275,7 +275,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     const running = await openStore(source);
     await running.changes.insert(change());
     await running.replicas.heartbeat(
-      { replicaId: 'live-one', host: 'ops-host', pid: 4242, startedAt: new Date() },
+      { replicaId: 'live-one', role: 'bot', host: 'ops-host', pid: 4242, startedAt: new Date() },
       new Date(),
     );
     await running.close();
@@ -301,7 +301,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     const to = await postgresUrl('live_target');
     const replica = await openStore(to);
     await replica.replicas.heartbeat(
-      { replicaId: 'r1', host: 'replica-host', pid: 7, startedAt: new Date() },
+      { replicaId: 'r1', role: 'bot', host: 'replica-host', pid: 7, startedAt: new Date() },
       new Date(),
     );
     await replica.close();

@@ -32,6 +32,8 @@ export const en = {
   'changes.decided.expired': 'This approval request expired; nothing was sent.',
   'changes.decided.rejected': 'This change was rejected or withdrawn; nothing was sent.',
   'changes.decided.approved': 'This change was already approved.',
+  'changes.approval.not_here':
+    '`{command}` needs a second person to approve it (APPROVAL_REQUIRED), and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.secret_unreadable':
     'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed). Nothing was sent: run the command again.',
   'changes.approval.own_change':
@@ -105,6 +107,8 @@ export const de = translationOf(en)({
   'changes.decided.expired': 'Diese Freigabeanfrage ist abgelaufen; es wurde nichts gesendet.',
   'changes.decided.rejected': 'Diese Änderung wurde abgelehnt oder zurückgezogen; es wurde nichts gesendet.',
   'changes.decided.approved': 'Diese Änderung wurde bereits freigegeben.',
+  'changes.approval.not_here':
+    '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED), und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.secret_unreadable':
     '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
   'changes.approval.own_change':

@@ -21,8 +21,6 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.config_invalid': 'HostOps console cannot start, configuration is invalid:\n{problems}',
   'console.cannot_start': 'HostOps console cannot start: {problem}',
   'console.invalid_command': 'Invalid command: {problem}',
-  'console.needs_approval':
-    '`{command}` needs a second person to approve it (APPROVAL_REQUIRED): run it in Discord. Nothing was sent.',
   'console.modal_needs_text': '{title}: give the text as an option, or pipe it on stdin.',
   'console.not_sent': 'Not sent: this is a change. Run it again with --yes to confirm it.',
   'console.form': 'Form',
@@ -90,8 +88,6 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
     'Die HostOps-Konsole kann nicht starten, die Konfiguration ist ungültig:\n{problems}',
   'console.cannot_start': 'Die HostOps-Konsole kann nicht starten: {problem}',
   'console.invalid_command': 'Ungültiger Befehl: {problem}',
-  'console.needs_approval':
-    '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED): führ es in Discord aus. Es wurde nichts gesendet.',
   'console.modal_needs_text': '{title}: gib den Text als Option an oder leite ihn über stdin ein.',
   'console.not_sent':
     'Nicht gesendet: das ist eine Änderung. Führ sie mit --yes noch einmal aus, um sie zu bestätigen.',

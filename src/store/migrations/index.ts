@@ -8,6 +8,7 @@ import * as m0005 from './0005_audit_actor.js';
 import * as m0006 from './0006_dns_sets.js';
 import * as m0007 from './0007_suggestions.js';
 import * as m0008 from './0008_history_indexes.js';
+import * as m0009 from './0009_shared_state.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -23,5 +24,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0006_dns_sets': { up: (db) => m0006.up(db) },
     '0007_suggestions': { up: (db) => m0007.up(db) },
     '0008_history_indexes': { up: (db) => m0008.up(db, engine) },
+    '0009_shared_state': { up: (db) => m0009.up(db) },
   };
 }

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { Store } from './Store.js';
+import type { Database } from './schema.js';
+
+/** Settings every face reads alike, and the forms any replica may receive the submit of. */
+export function sharedStateQueries(db: Kysely<Database>): Pick<Store, 'settings' | 'forms'> {
+  return {
+    settings: {
+      async get(key) {
+        const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+        return row?.value;
+      },
+      async put(key, value, now) {
+        await db
+          .insertInto('settings')
+          .values({ key, value, updated_at: now.getTime() })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.getTime() }))
+          .execute();
+      },
+    },
+    forms: {
+      async open(form) {
+        await db
+          .insertInto('forms')
+          .values({
+            id: form.id,
+            owner_id: form.ownerId,
+            command: form.command,
+            state: JSON.stringify(form.state),
+            correlation_id: form.correlationId,
+            expires_at: form.expiresAt.getTime(),
+          })
+          .execute();
+      },
+      async take(id, ownerId, now) {
+        const row = await db
+          .deleteFrom('forms')
+          .where('id', '=', id)
+          .where('owner_id', '=', ownerId)
+          .where('expires_at', '>', now.getTime())
+          .returningAll()
+          .executeTakeFirst();
+        return (
+          row && {
+            id: row.id,
+            ownerId: row.owner_id,
+            command: row.command,
+            state: JSON.parse(row.state) as Record<string, unknown>,
+            correlationId: row.correlation_id,
+            expiresAt: new Date(row.expires_at),
+          }
+        );
+      },
+      async purgeExpired(now) {
+        const result = await db
+          .deleteFrom('forms')
+          .where('expires_at', '<=', now.getTime())
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
+  };
+}
