@@ -24,7 +24,7 @@ export class Housekeeping {
   }
 
   /** Runs today's purge unless some process already did; resolves with what was purged, if anything. */
-  async run(now = new Date()): Promise<{ audit: number; claims: number } | undefined> {
+  async run(now = new Date()): Promise<{ audit: number; claims: number; forms: number } | undefined> {
     try {
       const slot = now.toISOString().slice(0, 10);
       if (!(await this.store.claims.claimJobRun('purge', slot, this.replicaId, now))) return undefined;
@@ -32,8 +32,10 @@ export class Housekeeping {
         new Date(now.getTime() - this.retentionDays * DAY_MS),
       );
       const claims = await this.store.claims.purgeOlderThan(new Date(now.getTime() - CLAIM_RETENTION_MS));
-      this.logger.info({ audit, claims, retentionDays: this.retentionDays }, 'purged old audit entries');
-      return { audit, claims };
+      // Forms shown and never submitted (a closed modal sends nothing).
+      const forms = await this.store.forms.purgeExpired(now);
+      this.logger.info({ audit, claims, forms, retentionDays: this.retentionDays }, 'purged old audit entries');
+      return { audit, claims, forms };
     } catch (error) {
       this.logger.warn({ err: error }, 'could not purge old audit entries');
       return undefined;

@@ -47,6 +47,10 @@ for (const engine of ['sqlite', 'postgres'] as const) {
   it(`${engine}: purges entries past the retention once a day, whichever replica gets there first`, async () => {
     const store = engine === 'sqlite' ? sqlite : postgres;
     for (const daysAgo of [0, 10, 399, 401, 1000]) await store.audit.insert(entry(daysAgo));
+    // A form nobody submitted (closed modal) and one still open.
+    const form = { ownerId: 'u1', command: '/domain dns', state: {}, correlationId: 'f' };
+    await store.forms.open({ ...form, id: `${engine}-stale`, expiresAt: new Date(NOW.getTime() - 1000) });
+    await store.forms.open({ ...form, id: `${engine}-open`, expiresAt: new Date(NOW.getTime() + DAY * 2) });
     const { logger } = captureLogs();
     const a = new Housekeeping(store, 400, 'replica-a', logger);
     const b = new Housekeeping(store, 400, 'replica-b', logger);
@@ -54,12 +58,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     a.stop();
     b.stop();
     // One of the two did the day's purge; the other found the day claimed.
-    expect([first, second].filter(Boolean)).toEqual([{ audit: 2, claims: 0 }]);
+    expect([first, second].filter(Boolean)).toEqual([{ audit: 2, claims: 0, forms: 1 }]);
+    expect(await store.forms.take(`${engine}-open`, 'u1', NOW)).toBeDefined();
     const { rows } = await store.audit.query({}, { limit: 10, offset: 0 });
     expect(rows.map((r) => r.target).sort()).toEqual(['d0.example', 'd10.example', 'd399.example']);
     // The next day runs again.
     const next = new Housekeeping(store, 5, 'replica-a', logger);
-    expect(await next.run(new Date(NOW.getTime() + DAY))).toEqual({ audit: 2, claims: 0 });
+    expect(await next.run(new Date(NOW.getTime() + DAY))).toEqual({ audit: 2, claims: 0, forms: 0 });
     next.stop();
   });
 }
