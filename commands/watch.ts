@@ -24,7 +24,7 @@ import { validated } from '../src/discord/options.js';
 import { Colour } from '../src/discord/render/colours.js';
 import { escapeUserText } from '../src/discord/render/escapeUserText.js';
 import { suggestDomainList } from '../src/discord/suggestions.js';
-import { InvalidOptionError, UserError } from '../src/discord/UserError.js';
+import { InvalidOptionError, RefusalError, UserError } from '../src/discord/UserError.js';
 import type { Locale } from '../src/i18n/locales.js';
 import { type Message, message, type Translator, translator } from '../src/i18n/Translator.js';
 import type { WatchedDomain } from '../src/store/index.js';
@@ -44,6 +44,8 @@ export const MAX_FILE_BYTES = 1_048_576;
 /** How long the file may take to download. */
 export const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
 export const WATCH_PAGE_SIZE = 10;
+/** New domains whose expiry `/watch add` lists once it has looked them up. */
+const SOONEST_LISTED = 10;
 /** Invalid or not-watched names listed in an answer; the rest are counted. */
 const LISTED_NAMES = 15;
 const FILE_EXPECTED: Message = message('watch.file.expected', { max: MAX_FILE_DOMAINS });
@@ -328,6 +330,7 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
     [...domains.values()].map(({ ascii, unicode }) => ({ domain: ascii, unicode })),
     context.interaction.user.id,
   );
+  if (result.full) throw new RefusalError(message('watch.add.full', result.full), 'watch_full');
   const total = await context.store.watch.count();
   const lines = [
     t('watch.add.summary', {
@@ -350,14 +353,37 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
       channel: channelMention(watch.settings.channelId),
     }),
   );
-  return {
+  const answer = (more: readonly string[]): ReadAnswer => ({
     embeds: [
       {
         title: t('watch.add.title'),
         color: result.added.length > 0 ? Colour.success : Colour.neutral,
-        description: cutText(lines.join('\n'), 4096),
+        description: cutText([...lines, ...more].join('\n'), 4096),
       },
     ],
+  });
+  if (result.added.length === 0) return answer([]);
+  const added = count(t, result.added.length, 'watch.count.domains');
+  return {
+    ...answer(['', t('watch.add.looking_up', { domains: added, concurrency: watch.settings.concurrency })]),
+    // Alerts among them go out in a digest, once, like any run's.
+    later: watch.run('added', result.added).then((summary) => {
+      const soonest = summary.seen
+        .filter((row) => row.expiryDate !== null)
+        .sort((a, b) => (a.expiryDate as string).localeCompare(b.expiryDate as string))
+        .slice(0, SOONEST_LISTED)
+        .map((row) => renderWatchLine(watch, row, t));
+      const seconds = t.number(summary.durationMs / 1000, {
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 1,
+        useGrouping: false,
+      });
+      return answer([
+        '',
+        t('watch.add.looked_up', { domains: added, seconds, failed: summary.failed }),
+        ...(soonest.length > 0 ? [t('watch.add.soonest'), ...soonest] : []),
+      ]);
+    }),
   };
 }
 

@@ -184,6 +184,8 @@ const environmentSchema = z.object({
   WATCH_LEAD_DAYS: optional(leadDays).default([30, 14, 7, 3, 1]),
   WATCH_MENTION_ROLE_IDS: optional(snowflakeList).default([]),
   WATCH_CONCURRENCY: optional(integer(1, 64)).default(4),
+  // A list past this is refused whole: the watch run, /watch list and the expiry gauge stay bounded.
+  WATCH_MAX_DOMAINS: optional(integer(1, 100_000)).default(10_000),
   // The resolvers the forward check of /server rdns asks; unset: the system's.
   DNS_SERVERS: optional(dnsServers).default([]),
   RDNS_FORWARD_CHECK: optional(z.enum(['warn', 'require', 'off'])).default('warn'),
@@ -248,6 +250,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     mentionRoleIds: env.WATCH_MENTION_ROLE_IDS,
     // Never more lookups at once than the pool has connections.
     concurrency: Math.min(env.WATCH_CONCURRENCY, env.HOSTING_API_MAX_CONNECTIONS),
+    maxDomains: env.WATCH_MAX_DOMAINS,
   },
   dns: {
     servers: env.DNS_SERVERS,

@@ -89,7 +89,9 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   presence.onHeartbeat = (ok) => {
     health.store = ok ? 'ok' : 'unreachable';
   };
-  const metrics = new Metrics();
+  const metrics = new Metrics((error) =>
+    logger.warn({ err: error }, 'metrics: could not read the watch list'),
+  );
   // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
   const endpoint = await openHostingEndpoint(config.hosting, deps.now ? { now: deps.now } : {});
   if (endpoint.sandbox) {
@@ -125,6 +127,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
         metrics,
       )
     : undefined;
+  if (watch) metrics.observeWatch(watch);
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;

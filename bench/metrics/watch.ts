@@ -206,6 +206,7 @@ export const watch: Metric = {
           leadDays: LEAD_DAYS,
           mentionRoleIds: [ROLE],
           concurrency: CONCURRENCY,
+          maxDomains: 100_000,
           timeZone: ZONE,
           locale: 'en',
         },

@@ -34,7 +34,10 @@ export class Housekeeping {
       const claims = await this.store.claims.purgeOlderThan(new Date(now.getTime() - CLAIM_RETENTION_MS));
       // Forms shown and never submitted (a closed modal sends nothing).
       const forms = await this.store.forms.purgeExpired(now);
-      this.logger.info({ audit, claims, forms, retentionDays: this.retentionDays }, 'purged old audit entries');
+      this.logger.info(
+        { audit, claims, forms, retentionDays: this.retentionDays },
+        'purged old audit entries',
+      );
       return { audit, claims, forms };
     } catch (error) {
       this.logger.warn({ err: error }, 'could not purge old audit entries');

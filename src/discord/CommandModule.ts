@@ -249,7 +249,11 @@ export function defineCommand<const D extends RESTPostAPIChatInputApplicationCom
 }
 
 /** A read's answer; `files` become attachments. */
-export type ReadAnswer = ReplyBody & { files?: PreviewFile[] };
+export type ReadAnswer = ReplyBody & {
+  files?: PreviewFile[];
+  /** Work the answer says is under way; the answer is edited to what it resolves to (never rejects). */
+  later?: Promise<ReadAnswer>;
+};
 
 /** Suggestions for the option being typed: at most 25 are shown. */
 export type Autocomplete = (

@@ -346,14 +346,21 @@ export class InteractionRouter {
           const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          await interaction.editReply(
-            withAttachments(withSandboxNotice(first, this.#deps.config.hosting.sandbox, context.t)),
-          );
+          const { later, ...answer } = first;
+          const sandbox = this.#deps.config.hosting.sandbox;
+          await interaction.editReply(withAttachments(withSandboxNotice(answer, sandbox, context.t)));
           for (const body of rest) {
             const followUp = withAttachments(body);
             await interaction.followUp(subcommand.ephemeral ? ephemeral(followUp) : followUp);
           }
           await this.#answers.finish(invocation, 'ok');
+          // Still this interaction's work: a draining process waits for it (within its grace).
+          if (later) {
+            await this.#answers.safely(invocation, async () => {
+              const { later: _, ...updated } = await later;
+              await interaction.editReply(withAttachments(withSandboxNotice(updated, sandbox, context.t)));
+            });
+          }
           return;
         }
         case 'change': {

@@ -12,7 +12,14 @@ export class UserError extends Error {
   }
 }
 
-export type RefusalReason = 'guild' | 'channel' | 'tier' | 'shutting_down' | 'forward_dns' | 'approval';
+export type RefusalReason =
+  | 'guild'
+  | 'channel'
+  | 'tier'
+  | 'shutting_down'
+  | 'forward_dns'
+  | 'approval'
+  | 'watch_full';
 
 /** A gate said no: nothing was validated or sent. */
 export class RefusalError extends UserError {

@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { CommandOutcome } from '../discord/describeError.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
-import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
+import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
 export class Metrics implements RouterObserver, WatchObserver {
@@ -52,17 +52,8 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
-  readonly #watchDomains = new Gauge({
-    name: 'hostops_watch_domains',
-    help: 'Domains on the watch list',
-    registers: [this.registry],
-  });
-  readonly #watchExpiryDays = new Gauge({
-    name: 'hostops_watch_domain_expiry_days',
-    help: 'Days until a watched domain expires (negative: expired), as of its last check',
-    labelNames: ['domain'] as const,
-    registers: [this.registry],
-  });
+  #watch: WatchGauges | undefined;
+  #watchUnreadable = false;
   readonly #watchRuns = new Counter({
     name: 'hostops_watch_runs_total',
     help: 'Watch runs by outcome (ok, partial, failed)',
@@ -88,7 +79,7 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   #defaultsStarted = false;
 
-  constructor() {
+  constructor(private readonly onCollectError: (error: unknown) => void = () => {}) {
     // Node's default metrics (process, heap, GC, event-loop lag) start with the first scrape: until then
     // nobody reads them, and two of them cost an idle bot CPU (event-loop lag samples every 10 ms, GC
     // durations are observed on every collection). A bot without HTTP_PORT never starts them.
@@ -130,17 +121,50 @@ export class Metrics implements RouterObserver, WatchObserver {
     for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
   }
 
-  watchDomain(domain: string, daysLeft: number | null): void {
-    if (daysLeft === null) this.#watchExpiryDays.remove({ domain });
-    else this.#watchExpiryDays.set({ domain }, daysLeft);
+  /**
+   * Exports the watch list's gauges, read from the store at each scrape: every replica reports the
+   * same current value per domain (whichever replica last checked it), and a removed domain is gone.
+   */
+  observeWatch(watch: WatchGauges): void {
+    if (this.#watch) return;
+    this.#watch = watch;
+    const metrics = this;
+    new Gauge({
+      name: 'hostops_watch_domains',
+      help: 'Domains on the watch list',
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const count = await metrics.#readWatch(() => watch.count());
+        if (count !== undefined) this.set(count);
+      },
+    });
+    new Gauge({
+      name: 'hostops_watch_domain_expiry_days',
+      help: 'Days until a watched domain expires (negative: expired), from its expiry date as last checked',
+      labelNames: ['domain'] as const,
+      registers: [this.registry],
+      async collect() {
+        // Nothing rather than stale values when the store cannot be read: an alert on old data is worse.
+        this.reset();
+        for (const { domain, daysLeft } of (await metrics.#readWatch(() => watch.expiryDays())) ?? []) {
+          this.set({ domain }, daysLeft);
+        }
+      },
+    });
   }
 
-  watchForget(domain: string): void {
-    this.#watchExpiryDays.remove({ domain });
-  }
-
-  watchCount(count: number): void {
-    this.#watchDomains.set(count);
+  async #readWatch<T>(read: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await read();
+      this.#watchUnreadable = false;
+      return value;
+    } catch (error) {
+      // Once per outage, not once per gauge and scrape.
+      if (!this.#watchUnreadable) this.onCollectError(error);
+      this.#watchUnreadable = true;
+      return undefined;
+    }
   }
 
   gatewayReconnected(): void {

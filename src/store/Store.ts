@@ -97,6 +97,13 @@ export interface WatchedDomain {
   transferredAway: boolean | null;
 }
 
+export interface WatchAddResult {
+  added: string[];
+  already: string[];
+  /** Set when nothing was added because the list would pass its limit. */
+  full?: { watched: number; adding: number; limit: number };
+}
+
 /** The fields a run may change. */
 export type WatchFindings = Pick<
   WatchedDomain,
@@ -223,17 +230,25 @@ export interface Store {
     latest(domain: string, before?: DnsSet): Promise<DnsSet | undefined>;
   };
   readonly watch: {
-    /** Inserts the domains not watched yet; returns which were added and which already were. */
+    /**
+     * Inserts the domains not watched yet; returns which were added and which already were. When the
+     * new ones would take the list past `limit`, adds none and says how full it is (`full`).
+     */
     add(
       domains: readonly { domain: string; unicode: string }[],
       addedById: string,
       now: Date,
-    ): Promise<{ added: string[]; already: string[] }>;
+      limit?: number,
+    ): Promise<WatchAddResult>;
     remove(domains: readonly string[]): Promise<{ removed: string[]; notWatched: string[] }>;
     /** Soonest expiry first (unknown last), then by name. */
     list(page: Page): Promise<{ rows: WatchedDomain[]; total: number }>;
     all(): Promise<WatchedDomain[]>;
+    /** The given domains that are watched, by name. */
+    get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;
+    /** Every watched domain whose expiry date is known (`YYYY-MM-DD`): what the expiry gauge exports. */
+    expiries(): Promise<{ domain: string; expiryDate: string }[]>;
     /** Watched domains containing `part` (ASCII or Unicode form), by name. */
     search(part: string, limit: number): Promise<string[]>;
     /**

@@ -3,25 +3,12 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
 import { auditPurgeBatch, auditQueries, PURGE_BATCH, PURGE_PAUSE_MS } from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
-import { escapeLike, recentTargetsQuery } from './recentTargetsQuery.js';
-import type {
-  AuditEntry,
-  ChangePatch,
-  ChangeRecord,
-  DnsSet,
-  NewAuditEntry,
-  Store,
-  WatchedDomain,
-} from './Store.js';
-import type {
-  AuditTable,
-  ChangesTable,
-  Database,
-  DnsSetsTable,
-  Engine,
-  WatchedDomainsTable,
-} from './schema.js';
+import { chunksOf } from './chunksOf.js';
+import { recentTargetsQuery } from './recentTargetsQuery.js';
+import type { AuditEntry, ChangePatch, ChangeRecord, DnsSet, NewAuditEntry, Store } from './Store.js';
+import type { AuditTable, ChangesTable, Database, DnsSetsTable, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { watchQueries } from './watchQueries.js';
 
 /** The queries behind `Store`, written once for both engines. */
 export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
@@ -139,149 +126,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
     },
 
-    watch: {
-      async add(domains, addedById, now) {
-        const added: string[] = [];
-        const already: string[] = [];
-        // A name given twice is one domain: the second would otherwise count as added too.
-        const unique = [...new Map(domains.map((d) => [d.domain, d])).values()];
-        for (const chunk of chunksOf(unique)) {
-          const inserted = await db
-            .insertInto('watched_domains')
-            .values(
-              chunk.map(({ domain, unicode }) => ({
-                domain,
-                unicode,
-                added_by_id: addedById,
-                added_at: now.getTime(),
-                status: 'new',
-                failures: 0,
-              })),
-            )
-            .onConflict((oc) => oc.column('domain').doNothing())
-            .returning('domain')
-            .execute();
-          const fresh = new Set(inserted.map((row) => row.domain));
-          for (const { domain } of chunk) (fresh.has(domain) ? added : already).push(domain);
-        }
-        return { added, already };
-      },
-
-      async remove(domains) {
-        const removed: string[] = [];
-        for (const chunk of chunksOf(domains)) {
-          const rows = await db
-            .deleteFrom('watched_domains')
-            .where('domain', 'in', chunk)
-            .returning('domain')
-            .execute();
-          removed.push(...rows.map((row) => row.domain));
-        }
-        const gone = new Set(removed);
-        return { removed, notWatched: domains.filter((domain) => !gone.has(domain)) };
-      },
-
-      async list({ limit, offset }) {
-        const [rows, total] = await Promise.all([
-          db
-            .selectFrom('watched_domains')
-            .selectAll()
-            // Unknown expiry last on both engines (SQLite sorts NULL first, PostgreSQL last).
-            .orderBy(sql`case when expiry_date is null then 1 else 0 end`)
-            .orderBy('expiry_date')
-            .orderBy('domain')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          db
-            .selectFrom('watched_domains')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow(),
-        ]);
-        return { rows: rows.map(toWatched), total: Number(total.n) };
-      },
-
-      async all() {
-        return (await db.selectFrom('watched_domains').selectAll().orderBy('domain').execute()).map(
-          toWatched,
-        );
-      },
-
-      async count() {
-        const row = await db
-          .selectFrom('watched_domains')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow();
-        return Number(row.n);
-      },
-
-      async search(part, limit) {
-        const pattern = `%${escapeLike(part.toLowerCase())}%`;
-        const rows = await db
-          .selectFrom('watched_domains')
-          .select('domain')
-          .where((eb) =>
-            eb.or([
-              eb(sql`lower(domain)`, 'like', sql`${pattern} escape '\\'`),
-              eb(sql`lower(unicode)`, 'like', sql`${pattern} escape '\\'`),
-            ]),
-          )
-          .orderBy('domain')
-          .limit(limit)
-          .execute();
-        return rows.map((row) => row.domain);
-      },
-
-      async record(seen, findings, now) {
-        const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
-        const result = await db
-          .updateTable('watched_domains')
-          .set({
-            status: findings.status,
-            failures: findings.failures,
-            expiry_date: findings.expiryDate,
-            active: flag(findings.active),
-            expired: flag(findings.expired),
-            transferred_away: flag(findings.transferredAway),
-            checked_at: now.getTime(),
-          })
-          .where('domain', '=', seen.domain)
-          .where('status', '=', seen.status)
-          .where('failures', '=', seen.failures)
-          .where((eb) =>
-            eb.and([
-              seen.expiryDate === null
-                ? eb('expiry_date', 'is', null)
-                : eb('expiry_date', '=', seen.expiryDate),
-              ...(
-                [
-                  ['active', seen.active],
-                  ['expired', seen.expired],
-                  ['transferred_away', seen.transferredAway],
-                ] as const
-              ).map(([column, value]) =>
-                value === null ? eb(column, 'is', null) : eb(column, '=', flag(value) as number),
-              ),
-            ]),
-          )
-          .executeTakeFirst();
-        return result.numUpdatedRows === 1n;
-      },
-
-      async alerts() {
-        const rows = await db.selectFrom('watch_alerts').selectAll().orderBy('sent_at').execute();
-        return rows.map((row) => ({ domain: row.domain, key: row.alert_key, sentAt: new Date(row.sent_at) }));
-      },
-
-      async claimAlert(domain, key, now) {
-        const result = await db
-          .insertInto('watch_alerts')
-          .values({ domain, alert_key: key, sent_at: now.getTime() })
-          .onConflict((oc) => oc.columns(['domain', 'alert_key']).doNothing())
-          .executeTakeFirst();
-        return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-      },
-    },
+    watch: watchQueries(db, engine),
 
     replicas: {
       async heartbeat({ replicaId, role, host, pid, startedAt }, now) {
@@ -507,23 +352,6 @@ const claimStatement = (claims: readonly Claim[]) =>
     values ${sql.join(claims.map(({ id, replicaId, at }) => sql`(${id}, ${replicaId}, ${at})`))}
     on conflict do nothing returning interaction_id`;
 
-function toWatched(row: Selectable<WatchedDomainsTable>): WatchedDomain {
-  const flag = (value: number | null) => (value === null ? null : value === 1);
-  return {
-    domain: row.domain,
-    unicode: row.unicode,
-    addedById: row.added_by_id,
-    addedAt: new Date(row.added_at),
-    checkedAt: row.checked_at === null ? null : new Date(row.checked_at),
-    status: row.status as WatchedDomain['status'],
-    failures: row.failures,
-    expiryDate: row.expiry_date,
-    active: flag(row.active),
-    expired: flag(row.expired),
-    transferredAway: flag(row.transferred_away),
-  };
-}
-
 function toDnsSet(row: Selectable<DnsSetsTable>): DnsSet {
   return {
     changeId: row.change_id,
@@ -557,14 +385,6 @@ function toAudit(row: Selectable<AuditTable>): AuditEntry {
     actedById: row.acted_by_id,
     actedByName: row.acted_by_name,
   };
-}
-
-// Rows per INSERT (importRows, watch.add), well below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
-const IMPORT_CHUNK = 500;
-
-function* chunksOf<T>(rows: readonly T[]): Generator<readonly T[]> {
-  for (let start = 0; start < rows.length; start += IMPORT_CHUNK)
-    yield rows.slice(start, start + IMPORT_CHUNK);
 }
 
 /** Every column of a change as stored (importRows). */

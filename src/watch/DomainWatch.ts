@@ -15,6 +15,8 @@ export interface WatchSettings {
   leadDays: readonly number[];
   mentionRoleIds: readonly string[];
   concurrency: number;
+  /** The most domains the list may hold (WATCH_MAX_DOMAINS). */
+  maxDomains: number;
   /** The API's zone: expiry dates are calendar days there. */
   timeZone: string;
   /** The digest is public: BOT_LOCALE (`config.botLocale`). */
@@ -36,9 +38,13 @@ const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch
 
 export interface WatchObserver {
   watchRun(summary: RunSummary): void;
-  watchDomain(domain: string, daysLeft: number | null): void;
-  watchForget(domain: string): void;
-  watchCount(count: number): void;
+}
+
+/** What the watch gauges export, read from the store when they are scraped. */
+export interface WatchGauges {
+  count(): Promise<number>;
+  /** Days left of every watched domain whose expiry is known, counted from today. */
+  expiryDays(): Promise<{ domain: string; daysLeft: number }[]>;
 }
 
 export interface RunSummary {
@@ -57,7 +63,10 @@ export interface RunSummary {
  * alert is decided in the store (a conditional update of what was seen, a unique alert key), so a
  * restart, a second replica or an overlapping manual check never repeats one.
  */
-export class DomainWatch {
+export class DomainWatch implements WatchGauges {
+  /** Every lookup of this process, scheduled run or new domains, shares WATCH_CONCURRENCY. */
+  readonly #limit: ReturnType<typeof pLimit>;
+
   constructor(
     private readonly store: Store,
     private readonly hosting: HostingClient,
@@ -66,19 +75,29 @@ export class DomainWatch {
     private readonly logger: Logger,
     private readonly observer?: WatchObserver,
     private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  async add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
-    const result = await this.store.watch.add(domains, addedById, this.now());
-    this.observer?.watchCount(await this.store.watch.count());
-    return result;
+  ) {
+    this.#limit = pLimit(settings.concurrency);
   }
 
-  async remove(domains: readonly string[]) {
-    const result = await this.store.watch.remove(domains);
-    for (const domain of result.removed) this.observer?.watchForget(domain);
-    this.observer?.watchCount(await this.store.watch.count());
-    return result;
+  /** Adds the domains unless they would take the list past WATCH_MAX_DOMAINS (then adds none: `full`). */
+  add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
+    return this.store.watch.add(domains, addedById, this.now(), this.settings.maxDomains);
+  }
+
+  remove(domains: readonly string[]) {
+    return this.store.watch.remove(domains);
+  }
+
+  count(): Promise<number> {
+    return this.store.watch.count();
+  }
+
+  async expiryDays(): Promise<{ domain: string; daysLeft: number }[]> {
+    const today = this.#today();
+    return (await this.store.watch.expiries()).map(({ domain, expiryDate }) => ({
+      domain,
+      daysLeft: this.daysLeft(expiryDate, today) as number,
+    }));
   }
 
   /** Days left of a stored expiry date, counted from `today` (by default the current day in the API's zone). */
@@ -92,13 +111,21 @@ export class DomainWatch {
     return DateTime.fromJSDate(this.now(), { zone: this.settings.timeZone }).startOf('day');
   }
 
-  /** Looks up every watched domain and posts one digest of what is new; never throws. */
-  async run(trigger: 'schedule' | 'manual'): Promise<RunSummary> {
+  /**
+   * Looks up every watched domain (or, for `added`, just those) and posts one digest of what is new;
+   * never throws.
+   */
+  async run(trigger: 'schedule' | 'manual'): Promise<RunSummary>;
+  async run(trigger: 'added', only: readonly string[]): Promise<RunSummary & { seen: WatchedDomain[] }>;
+  async run(
+    trigger: 'schedule' | 'manual' | 'added',
+    only?: readonly string[],
+  ): Promise<RunSummary & { seen?: WatchedDomain[] }> {
     const started = performance.now();
     const log = this.logger.child({ watchRun: trigger });
     let domains: WatchedDomain[];
     try {
-      domains = await this.store.watch.all();
+      domains = only ? await this.store.watch.get(only) : await this.store.watch.all();
     } catch (error) {
       log.error({ err: error }, 'watch run could not read the watched domains');
       const summary = {
@@ -109,10 +136,10 @@ export class DomainWatch {
         durationMs: 0,
         outcome: 'failed' as const,
       };
-      this.observer?.watchRun(summary);
+      if (trigger !== 'added') this.observer?.watchRun(summary);
       return summary;
     }
-    const limit = pLimit(this.settings.concurrency);
+    const limit = this.#limit;
     // One calendar day for the whole run: a run across midnight judges every domain alike.
     const today = this.#today();
     const alerts: Alert[] = [];
@@ -141,7 +168,6 @@ export class DomainWatch {
         log.error({ err: error }, 'could not post the watch digest');
       }
     }
-    this.observer?.watchCount(domains.length);
     const outcome = failed === 0 ? 'ok' : failed === domains.length ? 'failed' : 'partial';
     const summary = {
       checked: domains.length,
@@ -151,7 +177,8 @@ export class DomainWatch {
       durationMs: performance.now() - started,
       outcome,
     } as const;
-    this.observer?.watchRun(summary);
+    // A look at a few new domains says nothing about whether the scheduled watch is running.
+    if (trigger !== 'added') this.observer?.watchRun(summary);
     log.info(
       {
         checked: summary.checked,
@@ -162,7 +189,13 @@ export class DomainWatch {
       },
       'watch run finished',
     );
-    return summary;
+    if (!only) return summary;
+    try {
+      return { ...summary, seen: await this.store.watch.get(only) };
+    } catch (error) {
+      log.error({ err: error }, 'could not read back the domains just looked up');
+      return { ...summary, seen: [] };
+    }
   }
 
   async #observe(domain: string): Promise<Observation> {
@@ -194,7 +227,6 @@ export class DomainWatch {
     if (decision.expiry && (await this.store.watch.claimAlert(seen.domain, decision.expiry.key, now))) {
       alerts.push(decision.expiry.alert);
     }
-    if (applied) this.observer?.watchDomain(seen.domain, this.daysLeft(decision.findings.expiryDate, today));
     return alerts;
   }
 }

@@ -13,7 +13,6 @@ import {
   dig,
   ephemeralReply,
   idle,
-  isEphemeral,
   type Json,
   rec,
   str,
@@ -102,6 +101,16 @@ async function audited(t: TestBot, command: string, subcommand: string, target: 
     if (Date.now() > deadline) throw new Error(`no audit entry for /${command} ${subcommand} ${target}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Watches domains straight in the store, as an earlier /watch add did: no look-up of its own. */
+async function watchInStore(t: TestBot, names: readonly string[]): Promise<void> {
+  const result = await t.bot.store.watch.add(
+    names.map((domain) => ({ domain, unicode: domain })),
+    'someone-earlier',
+    new Date(),
+  );
+  expect(result.added).toHaveLength(names.length);
 }
 
 async function clearWatch(t: TestBot): Promise<void> {
@@ -219,8 +228,89 @@ describe('/watch with the watch on (manual checks)', () => {
       ['gamma.example', 'gamma.example'],
       ['xn--bcher-kva.example', 'bücher.example'],
     ]);
-    // Adding is HostOps' own data: no API call, no confirmation.
-    expect(t.api.requests).toHaveLength(0);
+    // No confirmation; the only calls are the look-ups of the new domains, each once.
+    await idle(t);
+    expect(t.api.requests.map((r) => [r.operation, r.param]).sort()).toEqual([
+      ['domainInfo', 'alpha.example'],
+      ['domainInfo', 'beta.example'],
+      ['domainInfo', 'gamma.example'],
+      ['domainInfo', 'xn--bcher-kva.example'],
+    ]);
+  });
+
+  it('add: looks the new domains up at once, then edits its answer with the soonest expiries; alerts go out once', async () => {
+    await clearWatch(t);
+    world.set('soon-3.example', { expiresIn: 3 });
+    world.set('mid-40.example', { expiresIn: 40 });
+    world.set('late-200.example', { expiresIn: 200 });
+    await watchInStore(t, ['mid-40.example']);
+    const before = digests(t).length;
+    const calls = t.api.requests.length;
+
+    const added = await watchRead(t, 'add', { domains: 'late-200.example soon-3.example mid-40.example' });
+    expect(added.text).toContain('**2 domains** added, 1 already watched');
+    expect(added.text).toContain('Looking up the 2 domains just added now (4 at a time)');
+    const edit = await t.nth(added.interaction, 2);
+    expect(edit.method).toBe('PATCH');
+    const done = textOf(rec(edit.body));
+    expect(done).toMatch(/Looked up the 2 domains just added in \d+\.\d s: 0 failed\./);
+    const listed = done.split('**Soonest expiries among them:**\n')[1]?.split('\n') ?? [];
+    // Only the new ones, soonest first, each with its days left.
+    expect(listed.map((line) => line.split(' · ').slice(0, 2).join(' · '))).toEqual([
+      '**3 d** · soon-3.example',
+      '**200 d** · late-200.example',
+    ]);
+    // Exactly the new domains were looked up, once each; the one already watched waits for the schedule.
+    expect(
+      t.api.requests
+        .slice(calls)
+        .map((r) => r.param)
+        .sort(),
+    ).toEqual(['late-200.example', 'soon-3.example']);
+    // /watch list has their days left at once.
+    const list = await watchRead(t, 'list', {}, { roles: [ROLES.viewer] });
+    expect(list.text).toMatch(/\*\*3 d\*\* · soon-3\.example/);
+    expect(list.text).toMatch(/\*\*not checked yet\*\* · mid-40\.example/);
+    // The alert for soon-3 went out in a digest, once: a check right after repeats nothing.
+    await waitUntil(() => digests(t).length === before + 1, 'the digest of the new domains');
+    expect(descriptionOf(digests(t)[before] ?? {})).toContain('**soon-3.example** expires in 3 days');
+    const check = await watchRead(t, 'check');
+    expect(check.text).toMatch(/Checked \*\*3 domains\*\* in .*: 0 failed, 0 alerts sent\./);
+    await idle(t);
+    expect(digests(t)).toHaveLength(before + 1);
+  });
+
+  it('add: past WATCH_MAX_DOMAINS nothing is added, and the answer says how full the list is', async () => {
+    await clearWatch(t);
+    const limited = await startTestBot(
+      { WATCH_CHANNEL_ID: WATCH_CHANNEL, WATCH_SCHEDULE: '0 0 1 1 *', WATCH_MAX_DOMAINS: '3' },
+      // Its own Discord: a second bot on this one would take over its gateway.
+      { api: t.api },
+    );
+    limited.discord.addChannel({ id: WATCH_CHANNEL });
+    try {
+      await watchInStore(limited, ['one.example', 'two.example']);
+      const calls = t.api.requests.length;
+      const refused = await watchRead(limited, 'add', { domains: 'two.example three.example four.example' });
+      expect(refused.text).toBe(
+        'Nothing was added: the watch list holds at most 3 domains (`WATCH_MAX_DOMAINS`), it has 2, and the 2 new ones would take it past that. Remove domains with `/watch remove` first, or have the limit raised.',
+      );
+      expect((await limited.bot.store.watch.all()).map((row) => row.domain)).toEqual([
+        'one.example',
+        'two.example',
+      ]);
+      // Up to the limit is fine (a name already watched does not count).
+      const fits = await watchRead(limited, 'add', { domains: 'two.example three.example' });
+      expect(fits.text).toContain('**1 domain** added, 1 already watched');
+      await idle(limited);
+      expect(t.api.requests.slice(calls).map((r) => r.param)).toEqual(['three.example']);
+      const [entry] = await limited.bot.store.audit
+        .query({ outcome: 'refused' }, { limit: 1, offset: 0 })
+        .then((r) => r.rows);
+      expect(entry).toMatchObject({ command: 'watch', subcommand: 'add', detail: 'watch_full' });
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('add: refuses more than 300 names and a call without names or file, ephemerally, adding nothing', async () => {
@@ -356,12 +446,13 @@ describe('/watch with the watch on (manual checks)', () => {
       'flag-failing.example',
       'flag-gone.example',
     );
-    await watchRead(t, 'add', { domains: names.join(' ') });
+    await watchInStore(t, names);
     const before = digests(t).length;
+    const lookups = t.api.requestsFor('domainInfo').length;
 
     const check = await watchRead(t, 'check');
     expect(check.text).toMatch(/Checked \*\*24 domains\*\* in \d+\.\d s: 1 failed, 1 alert sent\./);
-    expect(t.api.requestsFor('domainInfo')).toHaveLength(24);
+    expect(t.api.requestsFor('domainInfo')).toHaveLength(lookups + 24);
     // The only news: a domain the provider does not know. No mention roles are configured: nobody is pinged.
     await waitUntil(() => digests(t).length === before + 1, 'the digest');
     const digest = digests(t)[before] ?? {};
@@ -419,7 +510,7 @@ describe('/watch with the watch on (manual checks)', () => {
   it('a 404 domain alerts once across two runs', async () => {
     await clearWatch(t);
     world.delete('vanished.example');
-    await watchRead(t, 'add', { domains: 'vanished.example' });
+    await watchInStore(t, ['vanished.example']);
     const before = digests(t).length;
     const first = await watchRead(t, 'check');
     expect(first.text).toMatch(/Checked \*\*1 domain\*\* in .*: 0 failed, 1 alert sent\./);
@@ -669,8 +760,8 @@ describe('the scheduled watch (every second)', () => {
   }
 
   it('one digest with the right thresholds, then nothing, then one alert for a flag; only the configured role pinged', async () => {
-    const added = await watchRead(t, 'add', { domains: [...world.keys()].join(' ') });
-    expect(added.text).toContain('**4 domains** added');
+    // Already on the list: the scheduled runs alone look them up.
+    await watchInStore(t, [...world.keys()]);
 
     await waitUntil(() => digests(t).length >= 1, 'the first digest', 10_000);
     const [first] = digests(t);
@@ -708,6 +799,5 @@ describe('the scheduled watch (every second)', () => {
       ['in-20.example', 'ok', false],
       ['in-60.example', 'ok', true],
     ]);
-    expect(isEphemeral(added.body)).toBe(false);
   }, 40_000);
 });

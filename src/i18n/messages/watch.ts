@@ -42,6 +42,12 @@ export const en = {
   'watch.add.from_file': 'From {file}.',
   'watch.add.from_file_and_option': 'From {file} and the `domains` option.',
   'watch.add.watching': 'Watching {domains} in all; alerts go to {channel}.',
+  'watch.add.full':
+    'Nothing was added: the watch list holds at most {limit} domains (`WATCH_MAX_DOMAINS`), it has {watched}, and the {adding} new ones would take it past that. Remove domains with `/watch remove` first, or have the limit raised.',
+  'watch.add.looking_up':
+    'Looking up the {domains} just added now ({concurrency} at a time): this message lists the soonest expiries when done.',
+  'watch.add.looked_up': 'Looked up the {domains} just added in {seconds} s: {failed} failed.',
+  'watch.add.soonest': '**Soonest expiries among them:**',
 
   'watch.remove.title': 'Domain watch: removed',
   'watch.remove.summary': '**{removed}** removed, {notWatched} not watched, {invalid} invalid.',
@@ -147,6 +153,13 @@ export const de = translationOf(en)({
   'watch.add.from_file': 'Aus {file}.',
   'watch.add.from_file_and_option': 'Aus {file} und der Option `domains`.',
   'watch.add.watching': 'Insgesamt {domains} überwacht; Warnungen gehen an {channel}.',
+  'watch.add.full':
+    'Nichts hinzugefügt: Die Überwachungsliste fasst höchstens {limit} Domains (`WATCH_MAX_DOMAINS`), sie hat {watched}, und die {adding} neuen würden darüber hinausgehen. Entferne zuerst Domains mit `/watch remove` oder lass das Limit anheben.',
+  'watch.add.looking_up':
+    'Die {domains}, die eben hinzugekommen sind, werden jetzt abgefragt ({concurrency} gleichzeitig): Diese Nachricht zeigt danach die nächsten Abläufe.',
+  'watch.add.looked_up':
+    'Die {domains}, die eben hinzugekommen sind, wurden in {seconds} s abgefragt: {failed} fehlgeschlagen.',
+  'watch.add.soonest': '**Die nächsten Abläufe darunter:**',
 
   'watch.remove.title': 'Domain-Überwachung: entfernt',
   'watch.remove.summary': '**{removed}** entfernt, {notWatched} nicht überwacht, {invalid} ungültig.',
