@@ -1,26 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { type Client, type CloseEvent, Events } from 'discord.js';
-import { commands as allCommands } from '../commands/index.js';
-import type { AuditEvent } from './audit/AuditTrail.js';
-import { announce } from './audit/announce.js';
 import { Housekeeping } from './audit/Housekeeping.js';
-import { ApprovalPolicy } from './changes/ApprovalPolicy.js';
 import type { Config } from './config.js';
 import { botMessages } from './discord/botMessages.js';
 import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
-import { InteractionRouter } from './discord/InteractionRouter.js';
-import { generatePassword } from './generatePassword.js';
-import { HostingClient } from './hosting/HostingClient.js';
-import { translator } from './i18n/Translator.js';
+import type { InteractionRouter } from './discord/InteractionRouter.js';
+import type { HostingClient } from './hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
-import { openHostingEndpoint } from './sandbox/hostingEndpoint.js';
-import { openStore, Presence, redactDatabaseUrl, type Store } from './store/index.js';
-import { DomainWatch } from './watch/DomainWatch.js';
+import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
+import type { Store } from './store/index.js';
+import type { DomainWatch } from './watch/DomainWatch.js';
 import { WatchScheduler } from './watch/WatchScheduler.js';
 
 /**
@@ -67,93 +59,51 @@ export interface Bot {
 }
 
 /**
- * Wires configuration, store, hosting client, router, Discord client and the health endpoint
- * together. The store comes first: without it HostOps can keep no promise, so it does not log in.
+ * The Discord adapter: the shared runtime (src/runtime/createRuntime.ts: store, hosting client, router,
+ * watch) with a Discord client, the watch's schedule, housekeeping and the health endpoint around it. The
+ * store comes first: without it HostOps can keep no promise, so it does not log in.
  */
 export async function startBot(deps: BotDeps): Promise<Bot> {
   const { config, logger } = deps;
-  const store = await openStore(config.databaseUrl, { logger });
-  const replicaId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const presence = await Presence.start(
-    store,
-    replicaId,
-    logger,
-    redactDatabaseUrl(config.databaseUrl),
-  ).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
-  const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
-  void housekeeping.run();
+  const replicaId = newReplicaId('bot');
   const health = new HealthState(replicaId);
-  presence.onHeartbeat = (ok) => {
-    health.store = ok ? 'ok' : 'unreachable';
-  };
   const metrics = new Metrics((error) =>
     logger.warn({ err: error }, 'metrics: could not read the watch list'),
   );
-  // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
-  const endpoint = await openHostingEndpoint(config.hosting, deps.now ? { now: deps.now } : {});
-  if (endpoint.sandbox) {
-    deps.secrets.add(endpoint.token);
-    logger.warn('hosting API: SANDBOX (no real changes)');
-  }
-  const hosting = new HostingClient({
-    ...config.hosting,
-    baseUrl: endpoint.baseUrl,
-    token: endpoint.token,
+  // Made before the runtime (its bot messages go through it), logged in only once the store is open.
+  const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
+  const runtime = await createRuntime({
+    face: 'bot',
+    config,
     logger,
-    onAttempt: (event) => {
+    secrets: deps.secrets,
+    replicaId,
+    messages: botMessages(client),
+    watchChannelId: config.watch.channelId,
+    observer: metrics,
+    watchObserver: metrics,
+    onApiAttempt: (event) => {
       metrics.apiAttempt(event);
       health.apiAttempt(event);
     },
+    ...(deps.commands ? { commands: deps.commands } : {}),
+    ...(deps.generatePassword ? { generatePassword: deps.generatePassword } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
+  }).catch(async (error: unknown) => {
+    await client.destroy();
+    throw error;
   });
-  const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
-  const auditChannelId = config.audit.channelId;
-  const messages = botMessages(client);
-  const watchChannelId = config.watch.channelId;
-  const watch = watchChannelId
-    ? new DomainWatch(
-        store,
-        hosting,
-        messages,
-        {
-          ...config.watch,
-          channelId: watchChannelId,
-          timeZone: config.hosting.timeZone,
-          locale: config.botLocale,
-        },
-        logger,
-        metrics,
-      )
-    : undefined;
+  const { store, presence, router, watch, hosting } = runtime;
+  const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
+  void housekeeping.run();
+  presence.onHeartbeat = (ok) => {
+    health.store = ok ? 'ok' : 'unreachable';
+  };
   if (watch) metrics.observeWatch(watch);
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;
-  // Audit lines and digests are read by the whole channel: BOT_LOCALE.
-  const channelT = translator(config.botLocale);
-  const router = new InteractionRouter({
-    commands: deps.commands ?? allCommands,
-    hosting,
-    store,
-    ...(watch ? { watch } : {}),
-    replicaId,
-    liveReplicas: () => presence.live(),
-    peerBots: () => presence.peerBots(),
-    approvals: await ApprovalPolicy.publish(store, config.approval.required, new Date()),
-    messages,
-    config,
-    logger,
-    ...(auditChannelId
-      ? { announce: (event: AuditEvent) => announce(messages, auditChannelId, event, channelT) }
-      : {}),
-    ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
-    secrets: deps.secrets,
-    generatePassword: deps.generatePassword ?? generatePassword,
-    observer: metrics,
-    ...(deps.now ? { now: deps.now } : {}),
-  });
   const http =
     config.http.port > 0
       ? await startHttpServer({ host: config.http.host, port: config.http.port, health, metrics, logger })
@@ -222,14 +172,11 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ready: Promise.all([ready, login]).then(() => undefined),
     async stop(graceMs) {
       health.gateway = 'stopping';
-      const drained = await router.drain(graceMs);
+      const drained = await runtime.drain(graceMs);
       await client.destroy();
       housekeeping.stop();
       await scheduler?.stop();
-      await presence.stop();
-      await hosting.close(!drained);
-      await endpoint.close();
-      await store.close();
+      await runtime.close(drained);
       await http?.close();
       return { drained };
     },

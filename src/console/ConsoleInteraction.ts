@@ -23,16 +23,17 @@ export interface ConsoleActor {
 /** What a Discord client of each language puts in `interaction.locale`. */
 const DISCORD_LOCALE: Record<Locale, string> = { en: 'en-US', de: 'de' };
 
-export type SentKind = 'reply' | 'deferReply' | 'editReply' | 'followUp' | 'update' | 'showModal' | 'respond';
+/** `post`: a bot message of its own in a channel (a watch digest), not a response to an interaction. */
+export type SentKind = 'reply' | 'deferReply' | 'editReply' | 'followUp' | 'update' | 'showModal' | 'post';
 
-/** One response the interaction would have sent to Discord. */
+/** One response the interaction would have sent to Discord, or a message the bot would have posted. */
 export interface Sent {
   kind: SentKind;
-  /** The message body (content, embeds, components, files) or, for showModal/respond, their data. */
+  /** The message body (content, embeds, components, files) or, for showModal, the form's data. */
   body: Record<string, unknown>;
   /** Only the invoker would have seen it. */
   ephemeral: boolean;
-  /** The interaction it belongs to. */
+  /** The interaction it belongs to (a post: the one in progress when it was posted). */
   interactionId: string;
 }
 
@@ -194,12 +195,10 @@ const TYPE_NAMES: Partial<Record<ApplicationCommandOptionType, string>> = {
 /** The subset of CommandInteractionOptionResolver the commands use, over parsed console input. */
 export class ConsoleOptions {
   readonly #command: ParsedCommand;
-  readonly #focused: string | undefined;
   readonly data: ParsedOption[];
 
-  constructor(command: ParsedCommand, focused?: string) {
+  constructor(command: ParsedCommand) {
     this.#command = command;
-    this.#focused = focused;
     this.data = command.options;
   }
 
@@ -252,16 +251,6 @@ export class ConsoleOptions {
     if (required && !this.#command.group) throw new TypeError('A subcommand group was not selected.');
     return this.#command.group;
   }
-  getFocused(getFull = false): string | { name: string; value: string; type: ApplicationCommandOptionType } {
-    const option = this.#command.options.find((o) => o.name === this.#focused);
-    const value = option ? String(option.value) : '';
-    if (!getFull) return value;
-    return {
-      name: this.#focused ?? '',
-      value,
-      type: option?.type ?? ApplicationCommandOptionType.String,
-    };
-  }
 }
 
 class ConsoleChatInput extends ConsoleInteractionBase {
@@ -289,10 +278,12 @@ class ConsoleButton extends ConsoleInteractionBase {
   readonly customId: string;
   /** The message the button is on: only whether it is ephemeral (`message.flags.has('Ephemeral')`). */
   readonly message: { flags: { has(flag: unknown): boolean } };
+  readonly #onEphemeral: boolean;
 
   constructor(actor: ConsoleActor, listener: SentListener, customId: string, ephemeral: boolean) {
     super(actor, listener);
     this.customId = customId;
+    this.#onEphemeral = ephemeral;
     this.message = {
       flags: {
         has: (flag: unknown) => ephemeral && (flag === 'Ephemeral' || flag === MessageFlags.Ephemeral),
@@ -309,9 +300,9 @@ class ConsoleButton extends ConsoleInteractionBase {
     if (this.deferred || this.replied)
       throw new AlreadyAcknowledged('The reply to this interaction has already been sent or deferred.');
     this.replied = true;
-    // Updating the message keeps its visibility; the change prompts are ephemeral.
-    this.ephemeral = true;
-    this.record('update', withFlags(body, true));
+    // Updating the message keeps its visibility: a prompt stays the invoker's, a page in the channel public.
+    this.ephemeral = this.#onEphemeral;
+    this.record('update', withFlags(body, this.#onEphemeral));
     return undefined;
   }
   async deferUpdate(): Promise<undefined> {
@@ -338,27 +329,6 @@ class ConsoleModalSubmit extends ConsoleInteractionBase {
   }
   override isModalSubmit(): boolean {
     return true;
-  }
-}
-
-class ConsoleAutocomplete extends ConsoleInteractionBase {
-  readonly type = 4;
-  readonly commandName: string;
-  readonly options: ConsoleOptions;
-
-  constructor(actor: ConsoleActor, listener: SentListener, command: ParsedCommand, focused: string) {
-    super(actor, listener);
-    this.commandName = command.commandName;
-    this.options = new ConsoleOptions(command, focused);
-  }
-  override isAutocomplete(): boolean {
-    return true;
-  }
-  override isRepliable(): boolean {
-    return false;
-  }
-  async respond(choices: unknown): Promise<void> {
-    this.record('respond', { choices });
   }
 }
 
@@ -392,14 +362,4 @@ export function modalSubmitInteraction(
   values: Record<string, string>,
 ): Interaction {
   return new ConsoleModalSubmit(actor, listener, customId, values) as unknown as Interaction;
-}
-
-/** Suggestions for the option being typed. */
-export function autocompleteInteraction(
-  actor: ConsoleActor,
-  listener: SentListener,
-  command: ParsedCommand,
-  focused: string,
-): Interaction {
-  return new ConsoleAutocomplete(actor, listener, command, focused) as unknown as Interaction;
 }

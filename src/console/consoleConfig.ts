@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { type Config, configSchema, parseConfig } from '../config.js';
 import { type Locale, pickLocale } from '../i18n/locales.js';
 import { SANDBOX_URL } from '../sandbox/sandboxMode.js';
@@ -44,6 +45,10 @@ export const CONSOLE_VARIABLES = [
   'RDNS_FORWARD_CHECK',
   // Known so the console refuses what needs a second person, rather than skipping the approval.
   'APPROVAL_REQUIRED',
+  // The watch's /watch check runs as the bot's would (the digest goes to the terminal).
+  'WATCH_LEAD_DAYS',
+  'WATCH_CONCURRENCY',
+  'WATCH_MAX_DOMAINS',
 ] as const;
 
 /**
@@ -91,4 +96,13 @@ export function consoleConfig(env: Record<string, string | undefined>): Config {
 export function consoleUserId(osUser: string): string {
   const hex = createHash('sha256').update(`hostops-console:${osUser}`).digest('hex').slice(0, 14);
   return (10n ** 17n + (BigInt(`0x${hex}`) % 10n ** 17n)).toString();
+}
+
+/** The OS user at the terminal: the console's actor is `console:<name>`. */
+export function osUserName(env: Record<string, string | undefined>): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
 }

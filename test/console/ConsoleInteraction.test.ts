@@ -4,6 +4,7 @@ import {
   buttonInteraction,
   type ConsoleActor,
   chatInputInteraction,
+  type Sent,
 } from '../../src/console/ConsoleInteraction.js';
 
 const actor = (locale: ConsoleActor['locale']): ConsoleActor => ({
@@ -29,5 +30,27 @@ describe('console interactions', () => {
     const inChannel = buttonInteraction(actor('en'), () => {}, 'hostops:page:1', false) as ButtonInteraction;
     expect(onPrompt.message.flags.has('Ephemeral')).toBe(true);
     expect(inChannel.message.flags.has('Ephemeral')).toBe(false);
+  });
+
+  it('an update keeps the visibility of the message the button is on', async () => {
+    const sent: Sent[] = [];
+    const onPrompt = buttonInteraction(
+      actor('en'),
+      (s) => sent.push(s),
+      'hostops:confirm:1',
+    ) as ButtonInteraction;
+    const onPage = buttonInteraction(
+      actor('en'),
+      (s) => sent.push(s),
+      'hostops:watchlist:10',
+      false,
+    ) as ButtonInteraction;
+    await onPrompt.update({ content: 'Sending…' });
+    await onPage.update({ content: 'page 2' });
+    expect(sent.map((s) => [s.kind, s.ephemeral])).toEqual([
+      ['update', true],
+      ['update', false],
+    ]);
+    expect([onPrompt.ephemeral, onPage.ephemeral]).toEqual([true, false]);
   });
 });

@@ -1,0 +1,202 @@
+import { commands as allCommands } from '../../commands/index.js';
+import type { Config } from '../config.js';
+import type { RouterObserver } from '../discord/Answers.js';
+import type { BotMessages } from '../discord/ChangeFlow.js';
+import type { CommandModule } from '../discord/CommandModule.js';
+import type { CommandOutcome } from '../discord/describeError.js';
+import type { Locale } from '../i18n/locales.js';
+import { type Translator, translator } from '../i18n/Translator.js';
+import type { Logger, SecretRegistry } from '../logger.js';
+import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
+import {
+  buttonInteraction,
+  type ConsoleActor,
+  chatInputInteraction,
+  modalSubmitInteraction,
+  type Sent,
+  snowflake,
+} from './ConsoleInteraction.js';
+import {
+  CONSOLE_CHANNEL_ID,
+  CONSOLE_GUILD_ID,
+  CONSOLE_ROLE_IDS,
+  type ConsoleTier,
+  consoleUserId,
+} from './consoleConfig.js';
+import { parseCommandLine } from './parseCommandLine.js';
+
+/** One exchange with the router: what it sent back, and how the command ended (if it did). */
+export interface Exchange {
+  sent: Sent[];
+  outcome: CommandOutcome | undefined;
+}
+
+/** A message as it ends up: replies edited in place, follow-ups and posts as messages of their own. */
+export interface FinalMessage {
+  key: string;
+  body: Record<string, unknown>;
+}
+
+export interface SessionOptions {
+  config: Config;
+  tier: ConsoleTier;
+  logger: Logger;
+  secrets: SecretRegistry;
+  osUser: string;
+  commands?: readonly CommandModule[];
+  /** The terminal's language (default English). */
+  locale?: Locale;
+}
+
+/**
+ * A console session: the shared runtime (src/runtime/createRuntime.ts) with a terminal where Discord
+ * would be. Every line becomes an interaction object handed to the router; what the bot would post in
+ * a channel (a watch digest) arrives as a `post` of the exchange in progress.
+ */
+export class ConsoleSession {
+  readonly actor: ConsoleActor;
+  readonly commands: readonly CommandModule[];
+  readonly config: Config;
+  readonly runtime: Runtime;
+  /** The terminal's language: what the console user's "client" speaks. */
+  readonly t: Translator;
+  /** Called for every response, as it is sent (interactive mode prints it); `late`: after its exchange. */
+  onSent: ((sent: Sent, late: boolean) => void) | undefined;
+  #current: Exchange | undefined;
+  /** The interaction being handled: a post made meanwhile belongs to its exchange. */
+  #currentId = '';
+  readonly #active = new Set<string>();
+  /** The message each interaction's replies edit (a button edits the message it is on). */
+  readonly #messageOf = new Map<string, string>();
+
+  private constructor(runtime: Runtime, actor: ConsoleActor, commands: readonly CommandModule[]) {
+    this.runtime = runtime;
+    this.actor = actor;
+    this.config = runtime.config;
+    this.commands = commands;
+    this.t = translator(actor.locale);
+  }
+
+  static async open(options: SessionOptions): Promise<ConsoleSession> {
+    let session: ConsoleSession | undefined;
+    const observer: RouterObserver = {
+      acknowledged: () => {},
+      finished: (_command, outcome) => session?.noteOutcome(outcome),
+    };
+    // What the bot would post in a channel is shown in the terminal.
+    const messages: BotMessages = {
+      post: async (_channelId, body) => {
+        session?.posted(body as Record<string, unknown>);
+        return snowflake();
+      },
+      edit: async (_channelId, _messageId, body) => {
+        session?.posted(body as Record<string, unknown>);
+      },
+    };
+    const commands = options.commands ?? allCommands;
+    const runtime = await createRuntime({
+      face: 'console',
+      config: options.config,
+      logger: options.logger,
+      secrets: options.secrets,
+      messages,
+      // The watch needs no WATCH_CHANNEL_ID here: its digest goes to the terminal.
+      watchChannelId: CONSOLE_CHANNEL_ID,
+      observer,
+      commands,
+    });
+    const actor: ConsoleActor = {
+      userId: consoleUserId(options.osUser),
+      username: `console:${options.osUser}`,
+      roleIds: [CONSOLE_ROLE_IDS[options.tier]],
+      guildId: CONSOLE_GUILD_ID,
+      channelId: CONSOLE_CHANNEL_ID,
+      locale: options.locale ?? 'en',
+    };
+    session = new ConsoleSession(runtime, actor, commands);
+    // The sweep of prompts left by earlier runs goes first, so its endings are not taken for ours.
+    while (runtime.router.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    return session;
+  }
+
+  #listener = (sent: Sent) => {
+    const active = this.#active.has(sent.interactionId);
+    if (active) this.#current?.sent.push(sent);
+    this.onSent?.(sent, !active);
+  };
+
+  /** How the command in progress ended (from the router's observer). */
+  noteOutcome(outcome: CommandOutcome): void {
+    if (this.#current) this.#current.outcome = outcome;
+  }
+
+  /** A message the bot posted in a channel (a watch digest): part of the exchange in progress, if any. */
+  posted(body: Record<string, unknown>): void {
+    this.#listener({ kind: 'post', body, ephemeral: false, interactionId: this.#currentId });
+  }
+
+  async #dispatch(interaction: ReturnType<typeof chatInputInteraction>, message?: string): Promise<Exchange> {
+    const exchange: Exchange = { sent: [], outcome: undefined };
+    this.#current = exchange;
+    this.#currentId = interaction.id;
+    this.#active.add(interaction.id);
+    this.#messageOf.set(interaction.id, message ?? `${interaction.id}:original`);
+    try {
+      await this.runtime.router.handle(interaction);
+    } finally {
+      this.#active.delete(interaction.id);
+      if (this.#current === exchange) {
+        this.#current = undefined;
+        this.#currentId = '';
+      }
+    }
+    return exchange;
+  }
+
+  /** Runs a parsed slash command. Throws CommandLineError for what cannot be parsed. */
+  run(line: string): Promise<Exchange> {
+    const parsed = parseCommandLine(
+      line,
+      this.commands.map((c) => c.definition),
+      this.actor.locale,
+    );
+    return this.#dispatch(chatInputInteraction(this.actor, this.#listener, parsed));
+  }
+
+  /**
+   * Presses a button of an earlier answer; its updates edit the message it was on. `ephemeral`: whether
+   * that message was only the invoker's (a change prompt is).
+   */
+  press(customId: string, onMessage?: string, ephemeral = true): Promise<Exchange> {
+    return this.#dispatch(buttonInteraction(this.actor, this.#listener, customId, ephemeral), onMessage);
+  }
+
+  submitModal(customId: string, text: string): Promise<Exchange> {
+    return this.#dispatch(modalSubmitInteraction(this.actor, this.#listener, customId, { text }));
+  }
+
+  /** The message a response shows in: replies and edits share one, follow-ups and posts are new. */
+  messageKey(sent: Sent, index: number): string {
+    if (sent.kind === 'followUp') return `${sent.interactionId}:followup:${index}`;
+    if (sent.kind === 'post') return `post:${index}`;
+    return this.#messageOf.get(sent.interactionId) ?? `${sent.interactionId}:original`;
+  }
+
+  /** Each message in its last state, in the order they first appeared. */
+  finalMessages(sent: readonly Sent[]): FinalMessage[] {
+    const messages = new Map<string, FinalMessage>();
+    sent.forEach((item, index) => {
+      if (item.kind === 'deferReply' || item.kind === 'showModal') return;
+      const key = this.messageKey(item, index);
+      const existing = messages.get(key);
+      if (existing) existing.body = item.body;
+      else messages.set(key, { key, body: item.body });
+    });
+    return [...messages.values()];
+  }
+
+  async close(): Promise<void> {
+    const drained = await this.runtime.drain(5_000);
+    await this.runtime.close(drained);
+  }
+}

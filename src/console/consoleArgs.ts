@@ -1,0 +1,72 @@
+import { message } from '../i18n/Translator.js';
+import { CONSOLE_TIERS, type ConsoleTier } from './consoleConfig.js';
+import { CommandLineError } from './parseCommandLine.js';
+
+/** Exit codes of a one-shot command. */
+export const EXIT = {
+  ok: 0,
+  /** API error, unknown outcome, unexpected error. */
+  failed: 1,
+  /** Bad command line or invalid option value. */
+  invalid: 2,
+  /** Refused by a gate (tier, or approval needed). */
+  refused: 3,
+  /** A change that was not sent: no --yes, cancelled or expired. */
+  notSent: 4,
+  /** Invalid configuration, as for the bot. */
+  config: 78,
+} as const;
+
+export interface ConsoleArgs {
+  as: ConsoleTier;
+  yes: boolean;
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+  noColour: boolean;
+  /** One-shot: the command to run; interactive when absent. */
+  command: string | undefined;
+}
+
+/** The console's command line. Throws CommandLineError for an unknown flag or tier. */
+export function parseArgs(argv: readonly string[]): ConsoleArgs {
+  const args: ConsoleArgs = {
+    as: 'viewer',
+    yes: false,
+    json: false,
+    verbose: false,
+    help: false,
+    noColour: false,
+    command: undefined,
+  };
+  const words: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    if (arg === '--as' || arg.startsWith('--as=')) {
+      const value = arg === '--as' ? argv[++index] : arg.slice('--as='.length);
+      if (!CONSOLE_TIERS.includes(value as ConsoleTier)) {
+        throw new CommandLineError(message('console.args.as', { tiers: CONSOLE_TIERS.join(', ') }));
+      }
+      args.as = value as ConsoleTier;
+    } else if (arg === '--yes' || arg === '-y') args.yes = true;
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--verbose' || arg === '-v') args.verbose = true;
+    else if (arg === '--no-color' || arg === '--no-colour') args.noColour = true;
+    else if (arg === '--help' || arg === '-h') args.help = true;
+    else if (arg === '--') continue;
+    else if (arg.startsWith('--')) {
+      throw new CommandLineError(
+        message('console.args.unknown_flag', { flag: arg, usage: message('console.usage') }),
+      );
+    }
+    // Words the shell split: put quotes back around those that held spaces.
+    else words.push(words.length > 0 && /\s/.test(arg) && !/["']/.test(arg) ? quoteWord(arg) : arg);
+  }
+  if (words.length > 0) args.command = words.join(' ');
+  return args;
+}
+
+function quoteWord(word: string): string {
+  const named = /^([a-z_]+):(.*)$/s.exec(word);
+  return named ? `${named[1]}:"${named[2]}"` : `"${word}"`;
+}

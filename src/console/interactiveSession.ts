@@ -1,0 +1,163 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { modalOf } from './answerControls.js';
+import { type ConsoleIo, writeLine } from './ConsoleIo.js';
+import type { ConsoleSession } from './ConsoleSession.js';
+import { complete } from './complete.js';
+import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { historyLine } from './historyLine.js';
+import { CommandLineError } from './parseCommandLine.js';
+import { buttonsOf, either, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
+
+type Mode = { kind: 'command' } | { kind: 'modal'; customId: string; lines: string[] };
+
+/**
+ * The interactive console: a line per command, buttons pressed by typing their label, forms filled line
+ * by line. At a terminal it keeps a history (without secrets) and prints what arrives late (an expiry, a
+ * read-back) above the prompt.
+ */
+export async function interactiveSession(
+  session: ConsoleSession,
+  args: ConsoleArgs,
+  io: ConsoleIo,
+  render: RenderOptions,
+  user: string,
+): Promise<number> {
+  const { t, config } = session;
+  const terminal = Boolean(io.stdin.isTTY && io.stdout.isTTY);
+  const historyFile = join(io.env.HOME ?? homedir(), '.hostops_console_history');
+  const history =
+    terminal && existsSync(historyFile)
+      ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500)
+      : [];
+  /** Buttons of the latest answers, pressed by typing their label. */
+  let buttons: { label: string; customId: string; message: string; ephemeral: boolean }[] = [];
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.stdout,
+    terminal,
+    history,
+    historySize: 500,
+    completer: (line: string) =>
+      complete(
+        session.commands,
+        line,
+        buttons.map((b) => b.label.toLowerCase()),
+      ),
+  });
+  // Readline hands its own history array to this event: the up-arrow list keeps no secret either.
+  rl.on('history', (lines) => {
+    const [newest] = lines;
+    if (newest === undefined || mode.kind !== 'command') return;
+    const kept = historyLine(newest, session.commands, session.actor.locale);
+    if (kept === undefined) lines.shift();
+    else lines[0] = kept;
+  });
+  const print = (text: string) => {
+    if (!text) return;
+    if (terminal) {
+      // Keep the prompt and what was typed below anything that arrives late (an expiry, a read-back).
+      io.stdout.write('\r\u001b[K');
+      writeLine(io.stdout, text);
+      rl.prompt(true);
+    } else writeLine(io.stdout, text);
+  };
+  session.onSent = (sent, late) => {
+    if (sent.kind === 'deferReply' || sent.kind === 'showModal') return;
+    const found = buttonsOf(sent.body as MessageLike);
+    if (found.length > 0) {
+      const message = session.messageKey(sent, 0);
+      buttons = found.map((b) => ({ ...b, message, ephemeral: sent.ephemeral }));
+    } else if (sent.kind === 'update' || sent.kind === 'editReply') {
+      // The message that had the buttons no longer has them.
+      buttons = [];
+    }
+    print(renderMessage(sent.body as MessageLike, render));
+    if (late) setPrompt();
+  };
+  const tierLine = t('console.welcome', {
+    tier: args.as,
+    user,
+    api: config.hosting.sandbox ? t('console.welcome.sandbox') : config.hosting.baseUrl,
+  });
+  writeLine(io.stdout, render.colour ? `\u001b[2m${tierLine}\u001b[0m` : tierLine);
+  let mode: Mode = { kind: 'command' };
+  const setPrompt = () => {
+    rl.setPrompt(
+      mode.kind === 'modal'
+        ? '… '
+        : buttons.length > 0
+          ? `hostops(${args.as}) [${buttons.map((b) => b.label.toLowerCase()).join('/')}]> `
+          : `hostops(${args.as})> `,
+    );
+    if (terminal) rl.prompt();
+  };
+  setPrompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (terminal && line && mode.kind === 'command') {
+      const kept = historyLine(line, session.commands, session.actor.locale);
+      if (kept !== undefined) void appendFile(historyFile, `${kept}\n`).catch(() => {});
+    }
+    try {
+      if (mode.kind === 'modal') {
+        if (line === '') {
+          const { customId, lines } = mode;
+          mode = { kind: 'command' };
+          if (lines.length === 0) writeLine(io.stdout, t('console.form_empty'));
+          else await session.submitModal(customId, lines.join('\n'));
+        } else mode.lines.push(raw);
+      } else if (line === '') {
+        // nothing
+      } else if (line === 'exit' || line === 'quit' || line === '/exit' || line === '/quit') {
+        break;
+      } else if (line.startsWith('/')) {
+        const exchange = await session.run(line);
+        if (line.replace(/^\/\s*/, '').split(/\s/)[0] === 'help') {
+          writeLine(
+            io.stdout,
+            t('console.help_note', {
+              confirm: t('changes.button.confirm').toLowerCase(),
+              cancel: t('changes.button.cancel').toLowerCase(),
+            }),
+          );
+        }
+        const modal = modalOf(exchange.sent, t);
+        if (modal) {
+          writeLine(io.stdout, t('console.form_prompt', { title: modal.title, label: modal.label }));
+          mode = { kind: 'modal', customId: modal.customId, lines: [] };
+        }
+      } else {
+        const button = buttons.find((b) => b.label.toLowerCase() === line.toLowerCase());
+        if (button) {
+          buttons = [];
+          await session.press(button.customId, button.message, button.ephemeral);
+        } else {
+          writeLine(
+            io.stdout,
+            buttons.length > 0
+              ? t('console.type_button_or_command', {
+                  buttons: either(
+                    buttons.map((b) => b.label.toLowerCase()),
+                    t,
+                  ),
+                })
+              : t('console.commands_start'),
+          );
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof CommandLineError)) throw error;
+      writeLine(
+        io.stdout,
+        error.refused ? t.render(error.text) : t('console.invalid_command', { problem: error.text }),
+      );
+    }
+    setPrompt();
+  }
+  rl.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,136 @@
+import type { Readable } from 'node:stream';
+import type { CommandOutcome } from '../discord/describeError.js';
+import { modalOf, promptOf } from './answerControls.js';
+import type { Sent } from './ConsoleInteraction.js';
+import { type ConsoleIo, writeLine } from './ConsoleIo.js';
+import type { ConsoleSession, Exchange } from './ConsoleSession.js';
+import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { CommandLineError } from './parseCommandLine.js';
+import { buttonsOf, fileText, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
+
+/** The message's data for --json: text, embeds and files, without Discord's plumbing. */
+export function messageData(body: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (typeof body.content === 'string' && body.content !== '') data.content = body.content;
+  if (Array.isArray(body.embeds) && body.embeds.length > 0) data.embeds = body.embeds;
+  if (Array.isArray(body.files) && body.files.length > 0) {
+    data.files = (body.files as { name: string; attachment?: unknown; content?: string }[]).map((file) => ({
+      name: file.name,
+      content: fileText(file),
+    }));
+  }
+  const buttons = buttonsOf(body as MessageLike);
+  if (buttons.length > 0) data.buttons = buttons.map((b) => b.label);
+  return data;
+}
+
+/** The exit code for how a command ended. */
+export function exitFor(outcome: CommandOutcome | undefined): number {
+  switch (outcome) {
+    case 'ok':
+      return EXIT.ok;
+    case 'invalid':
+      return EXIT.invalid;
+    case 'refused':
+      return EXIT.refused;
+    case 'cancelled':
+    case 'expired':
+    case undefined:
+      return EXIT.notSent;
+    default:
+      return EXIT.failed;
+  }
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+/**
+ * One command from the command line: its answer on stdout (errors on stderr), and an exit code. A form
+ * takes its text from stdin; a change is confirmed only with --yes, otherwise its preview is shown and
+ * the prompt cancelled.
+ */
+export async function oneShot(
+  session: ConsoleSession,
+  args: ConsoleArgs,
+  io: ConsoleIo,
+  render: RenderOptions,
+): Promise<number> {
+  const { t } = session;
+  let exchange: Exchange;
+  try {
+    exchange = await session.run(args.command ?? '');
+  } catch (error) {
+    if (!(error instanceof CommandLineError)) throw error;
+    if (error.refused) {
+      writeLine(io.stderr, t.render(error.text));
+      return EXIT.refused;
+    }
+    writeLine(io.stderr, t('console.invalid_command', { problem: error.text }));
+    return EXIT.invalid;
+  }
+  const sent = [...exchange.sent];
+  let outcome = exchange.outcome;
+  const modal = modalOf(sent, t);
+  if (modal) {
+    if (io.stdin.isTTY) {
+      writeLine(io.stderr, t('console.modal_needs_text', { title: modal.title }));
+      return EXIT.invalid;
+    }
+    const submitted = await session.submitModal(
+      modal.customId,
+      (await readAll(io.stdin)).replace(/\n+$/, ''),
+    );
+    sent.push(...submitted.sent);
+    outcome = submitted.outcome;
+  }
+  const prompt = promptOf(sent);
+  let notice: string | undefined;
+  if (prompt && outcome === undefined) {
+    if (args.yes) {
+      const confirmed = await session.press(
+        prompt.confirm,
+        session.messageKey(sent.at(-1) as Sent, 0),
+        prompt.ephemeral,
+      );
+      sent.push(...confirmed.sent);
+      outcome = confirmed.outcome;
+    } else {
+      // The preview only: the prompt is cancelled so it does not linger, and nothing is sent.
+      await session.press(prompt.cancel, undefined, prompt.ephemeral);
+      notice = t('console.not_sent');
+    }
+  }
+  const messages = session
+    .finalMessages(sent)
+    .map((message) =>
+      prompt && !args.yes ? { ...message, body: { ...message.body, components: [] } } : message,
+    );
+  const code = notice ? EXIT.notSent : exitFor(outcome);
+  const failed = code !== EXIT.ok && !notice;
+  if (args.json && !failed) {
+    writeLine(
+      io.stdout,
+      JSON.stringify(
+        messages.map((m) => messageData(m.body)),
+        null,
+        2,
+      ),
+    );
+  } else {
+    const text = messages
+      .map((m) =>
+        renderMessage(
+          { ...m.body, components: [] } as MessageLike,
+          failed ? { ...render, colour: false } : render,
+        ),
+      )
+      .join('\n\n');
+    writeLine(failed ? io.stderr : io.stdout, text);
+  }
+  if (notice) writeLine(io.stderr, notice);
+  return code;
+}
