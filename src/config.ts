@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { parseEnv } from 'node:util';
 import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
@@ -295,6 +296,19 @@ export function parseConfig(
 }
 
 /**
+ * Adds the variables of `.env` in the working directory, when there is one, to `env`: the ones `env`
+ * does not already have (the environment wins, as with docker `--env-file` plus explicit `-e`). Node's
+ * own parser reads the file, the one `process.loadEnvFile` uses; the bot and the console both read
+ * `.env` through this.
+ */
+export function readEnvFile(env: Record<string, string | undefined>): void {
+  if (!existsSync('.env')) return;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync('.env', 'utf8')))) {
+    if (env[name] === undefined) env[name] = value;
+  }
+}
+
+/**
  * The only reader of process.env. Loads `.env` from the working directory when present; variables
  * already set in the environment win, as with docker `--env-file` plus explicit `-e`.
  * Exits the process (code 78, EX_CONFIG) on invalid configuration: nothing else has started yet.
@@ -302,7 +316,7 @@ export function parseConfig(
 export function loadConfig(): Config;
 export function loadConfig<S extends z.ZodType>(schema: S): z.output<S>;
 export function loadConfig(schema: z.ZodType = configSchema): unknown {
-  if (existsSync('.env')) process.loadEnvFile('.env');
+  readEnvFile(process.env);
   try {
     return parseConfig(process.env, schema);
   } catch (error) {

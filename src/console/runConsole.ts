@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError, readEnvFile } from '../config.js';
 import { translator } from '../i18n/Translator.js';
 import { createLogger } from '../logger.js';
 import { StoreOpenError } from '../store/index.js';
@@ -36,12 +35,8 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     writeLine(io.stdout, t('console.usage'));
     return EXIT.ok;
   }
-  if (existsSync('.env')) {
-    // Like the bot: the environment wins over .env.
-    for (const [name, value] of Object.entries(parseEnvFile(readFileSync('.env', 'utf8')))) {
-      if (io.env[name] === undefined) io.env[name] = value;
-    }
-  }
+  // As the bot reads it: the environment wins over .env.
+  readEnvFile(io.env);
   let config: Config;
   try {
     config = consoleConfig(io.env);
@@ -85,19 +80,4 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     await session.close();
     logger.flush();
   }
-}
-
-/** `.env` lines as the bot reads them (process.loadEnvFile would write into process.env itself). */
-function parseEnvFile(text: string): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match) continue;
-    let value = match[2] ?? '';
-    const quoted = /^(['"])(.*)\1$/.exec(value);
-    if (quoted) value = quoted[2] ?? '';
-    else value = value.replace(/\s+#.*$/, '');
-    values[match[1] ?? ''] = value;
-  }
-  return values;
 }
