@@ -87,5 +87,12 @@ describe("the console and the bot's approval policy", () => {
     } finally {
       await store.close();
     }
+    // And /audit, in the console, shows the refusal as the bot's /audit would.
+    const audit = await consoleRun(['--as', 'operator', '/audit outcome:refused'], env);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stdout).toMatch(/refused · `\/server rdns` · .* · approval/);
+    expect(audit.stdout).toContain('Matches 1–1 of 1');
+    expect(audit.stdout).toContain(`console:${userInfo().username}`);
+    expect(audit.stdout).not.toContain('/panel bind');
   }, 60_000);
 });
