@@ -3,20 +3,21 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { auditCsv } from '../src/audit/auditCsv.js';
+import { AUDIT_OUTCOMES, type AuditOutcome } from '../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/audit/renderAudit.js';
-import type { Ending } from '../src/discord/Answers.js';
 import {
   type CommandContext,
   type ComponentHandler,
   defineCommand,
   GUILD_ONLY,
-  type PreviewFile,
   type ReadAnswer,
   read,
 } from '../src/discord/CommandModule.js';
+import { customId } from '../src/discord/customId.js';
 import { validated } from '../src/discord/options.js';
-import { InvalidOptionError, UserError } from '../src/discord/UserError.js';
 import { message } from '../src/i18n/Translator.js';
+import type { PreviewFile } from '../src/replies/ReplyBody.js';
+import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
 import type { AuditEntry, AuditFilter, Store } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
@@ -43,20 +44,6 @@ export const AUDITED_COMMANDS = [
   'watch check',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];
-
-/** Every outcome an audit entry can have (see Answers: a command's end). */
-export const AUDIT_OUTCOMES = [
-  'ok',
-  'refused',
-  'invalid',
-  'failed',
-  'cancelled',
-  'expired',
-  'done',
-  'unknown',
-  'rejected',
-] as const satisfies readonly Ending[];
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 3650;
@@ -151,15 +138,17 @@ function filterView(query: AuditQuery): AuditFilterView {
 export function encodePageId(query: AuditQuery, offset: number): string {
   const index = (list: readonly string[], value: string | undefined) =>
     value === undefined ? '-' : String(list.indexOf(value));
-  const id = [
-    'hostops:audit',
-    String(offset),
-    String(query.since),
-    query.userId ?? '-',
-    index(AUDITED_COMMANDS, query.command),
-    index(AUDIT_OUTCOMES, query.outcome),
-    query.target ?? '',
-  ].join(':');
+  const id = customId(
+    'audit',
+    [
+      String(offset),
+      String(query.since),
+      query.userId ?? '-',
+      index(AUDITED_COMMANDS, query.command),
+      index(AUDIT_OUTCOMES, query.outcome),
+      query.target ?? '',
+    ].join(':'),
+  );
   // parse() bounds every part so that this cannot happen; a longer id would make Discord refuse the answer.
   if (id.length > CUSTOM_ID_LIMIT) throw new Error(`audit page id of ${id.length} characters`);
   return id;

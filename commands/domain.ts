@@ -14,21 +14,21 @@ import {
 } from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption } from '../src/discord/options.js';
-import { Colour } from '../src/discord/render/colours.js';
 import { domainLabel } from '../src/discord/render/domainLabel.js';
-import { literal } from '../src/discord/render/literal.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
-import { InvalidOptionError } from '../src/discord/UserError.js';
-import { dnsChange, dnsRecordsRead } from '../src/dns/dnsCommands.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
+import { Colour } from '../src/replies/colours.js';
+import { literal } from '../src/replies/literal.js';
+import { InvalidOptionError } from '../src/replies/UserError.js';
 import { cutText } from '../src/text/cutText.js';
 import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
 import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
+import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;

@@ -4,15 +4,11 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { canRun, channelAllowed } from '../src/discord/access.js';
-import {
-  type CommandContext,
-  defineCommand,
-  GUILD_ONLY,
-  type ReplyBody,
-} from '../src/discord/CommandModule.js';
-import { Colour } from '../src/discord/render/colours.js';
+import { type CommandContext, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { commandTexts } from '../src/i18n/commandTexts.js';
 import type { Translator } from '../src/i18n/Translator.js';
+import { Colour } from '../src/replies/colours.js';
+import type { ReplyBody } from '../src/replies/ReplyBody.js';
 
 export const definition = {
   name: 'help',

@@ -6,11 +6,11 @@ import {
 } from 'discord.js';
 import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
-import { Colour } from '../src/discord/render/colours.js';
-import { escapeUserText } from '../src/discord/render/escapeUserText.js';
-import { literal } from '../src/discord/render/literal.js';
-import type { MusicBotUser } from '../src/hosting/HostingClient.js';
+import type { MusicBotUser } from '../src/hosting/operations.js';
 import type { Translator } from '../src/i18n/Translator.js';
+import { Colour } from '../src/replies/colours.js';
+import { escapeUserText } from '../src/replies/escapeUserText.js';
+import { literal } from '../src/replies/literal.js';
 import { parseEmail } from '../src/validation/parseEmail.js';
 import { formatBytes, parseStorageSize } from '../src/validation/parseStorageSize.js';
 import { parseUsername } from '../src/validation/parseUsername.js';

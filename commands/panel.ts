@@ -6,9 +6,9 @@ import {
 import { maskSecret } from '../src/changes/maskSecret.js';
 import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
-import { Colour } from '../src/discord/render/colours.js';
-import { literal } from '../src/discord/render/literal.js';
 import { message, type Translator } from '../src/i18n/Translator.js';
+import { Colour } from '../src/replies/colours.js';
+import { literal } from '../src/replies/literal.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { parseIpAddress } from '../src/validation/parseIp.js';

@@ -11,13 +11,13 @@ import {
   read,
 } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
-import { Colour } from '../src/discord/render/colours.js';
-import { literal } from '../src/discord/render/literal.js';
 import { renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { suggestServerIds } from '../src/discord/suggestions.js';
-import { RefusalError } from '../src/discord/UserError.js';
 import { checkForwardDns, type ForwardCheck } from '../src/dns/checkForwardDns.js';
 import { type Message, message, type Translator } from '../src/i18n/Translator.js';
+import { Colour } from '../src/replies/colours.js';
+import { literal } from '../src/replies/literal.js';
+import { RefusalError } from '../src/replies/UserError.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIpv4WithPrefix } from '../src/validation/parseIp.js';
 

@@ -48,6 +48,7 @@ const SAMPLES: Record<string, string | undefined> = {
   WATCH_LEAD_DAYS: '7, 60,14 7',
   WATCH_MENTION_ROLE_IDS: '100000000000000010,100000000000000011',
   WATCH_CONCURRENCY: '3',
+  WATCH_MAX_DOMAINS: '2500',
   DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
   RDNS_FORWARD_CHECK: 'require',
 };
@@ -103,6 +104,7 @@ describe('parseConfig', () => {
       leadDays: [30, 14, 7, 3, 1],
       mentionRoleIds: [],
       concurrency: 4,
+      maxDomains: 10_000,
     });
   });
 
@@ -186,6 +188,7 @@ describe('parseConfig', () => {
         leadDays: [60, 14, 7],
         mentionRoleIds: ['100000000000000010', '100000000000000011'],
         concurrency: 3,
+        maxDomains: 2500,
       },
       dns: { servers: ['127.0.0.1:5353', '[::1]:53', '9.9.9.9'], forwardCheck: 'require' },
       botLocale: 'de',
@@ -257,6 +260,8 @@ describe('parseConfig', () => {
     ['WATCH_MENTION_ROLE_IDS', '@oncall', 'Discord ids'],
     ['WATCH_CONCURRENCY', '0', '>=1'],
     ['WATCH_CONCURRENCY', '65', '<=64'],
+    ['WATCH_MAX_DOMAINS', '0', '>=1'],
+    ['WATCH_MAX_DOMAINS', '100001', '<=100000'],
     ['DNS_SERVERS', 'dns.example.net', 'resolver addresses'],
     ['DNS_SERVERS', '9.9.9.9:70000', 'resolver addresses'],
     ['RDNS_FORWARD_CHECK', 'strict', 'warn'],

@@ -1,9 +1,9 @@
 import { userMention } from 'discord.js';
-import type { BotMessages } from '../discord/ChangeFlow.js';
-import { escapeUserText } from '../discord/render/escapeUserText.js';
 import type { Translator } from '../i18n/Translator.js';
+import { escapeUserText } from '../replies/escapeUserText.js';
+import type { BotMessages } from '../replies/ReplyBody.js';
 import type { AuditEvent } from './AuditTrail.js';
-import { OUTCOME_MARK } from './renderAudit.js';
+import { outcomeMark } from './outcomes.js';
 
 /**
  * One compact line: outcome, command, target, who, reference. The audit channel is public: `t` is
@@ -11,7 +11,7 @@ import { OUTCOME_MARK } from './renderAudit.js';
  */
 export function auditLine(event: AuditEvent, t: Translator): string {
   return t('audit.line', {
-    mark: OUTCOME_MARK[event.outcome] ?? '•',
+    mark: outcomeMark(event.outcome),
     outcome: event.outcome,
     detail: event.detail ? ` (${escapeUserText(event.detail, 60)})` : '',
     command: `/${event.command}${event.subcommand ? ` ${event.subcommand}` : ''}`,

@@ -8,13 +8,14 @@ import {
   time,
   userMention,
 } from 'discord.js';
-import type { ReplyBody } from '../discord/CommandModule.js';
-import { Colour } from '../discord/render/colours.js';
-import { escapeUserText } from '../discord/render/escapeUserText.js';
-import { literal } from '../discord/render/literal.js';
 import type { Translator } from '../i18n/Translator.js';
+import { Colour } from '../replies/colours.js';
+import { escapeUserText } from '../replies/escapeUserText.js';
+import { literal } from '../replies/literal.js';
+import type { ReplyBody } from '../replies/ReplyBody.js';
 import type { AuditEntry } from '../store/index.js';
 import { cutText } from '../text/cutText.js';
+import { outcomeMark } from './outcomes.js';
 
 export const AUDIT_PAGE_SIZE = 10;
 const DESCRIPTION_LIMIT = 4096;
@@ -44,19 +45,6 @@ export interface AuditPage {
   exportNote?: string;
 }
 
-/** How an outcome is marked wherever the audit trail is shown (/audit, the audit channel). */
-export const OUTCOME_MARK: Record<string, string> = {
-  ok: '✅',
-  done: '✅',
-  refused: '⛔',
-  invalid: '⚠️',
-  failed: '❌',
-  cancelled: '✖️',
-  expired: '⌛',
-  unknown: '❓',
-  rejected: '🚫',
-};
-
 /** The filter as a phrase: "since …, by @someone, command `/domain register`, outcome ok, target containing `x`". */
 export function describeAuditFilter(filter: AuditFilterView, t: Translator): string {
   const parts = [t('audit.filter.since', { when: time(filter.since, TimestampStyles.LongDateShortTime) })];
@@ -81,7 +69,7 @@ function commandLabel(entry: AuditEntry): string {
 /** One entry on one line; every part is bounded, so ten lines always fit the description. */
 export function renderAuditLine(entry: AuditEntry): string {
   const when = time(entry.at, TimestampStyles.LongDateShortTime);
-  const mark = OUTCOME_MARK[entry.outcome] ?? '•';
+  const mark = outcomeMark(entry.outcome);
   const user = SNOWFLAKE.test(entry.userId) ? userMention(entry.userId) : escapeUserText(entry.userId, 24);
   const parts = [
     `${when} ${mark} **${escapeUserText(entry.outcome, 16)}**`,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AnyChangeSpec } from '../discord/CommandModule.js';
-import { UserError } from '../discord/UserError.js';
+import type { ChangeOperation } from '../hosting/operations.js';
 import type { Locale } from '../i18n/locales.js';
-import { message, translator } from '../i18n/Translator.js';
+import { message, type Translator, translator } from '../i18n/Translator.js';
+import type { ChangePreview } from '../replies/ReplyBody.js';
+import { UserError } from '../replies/UserError.js';
 import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
 import { isSealed, type SecretSeal } from './SecretSeal.js';
@@ -14,6 +15,15 @@ export interface Requester {
   channelId: string | null;
   /** Their language: the prompt, and the record's preview, are written in it. */
   locale: Locale;
+}
+
+/** What the journal needs of a change's definition (a command's ChangeSpec satisfies it). */
+export interface JournalledChange {
+  readonly operation: ChangeOperation;
+  /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
+  readonly secrets?: readonly string[];
+  target(parameters: Record<string, unknown>): string;
+  preview(parameters: Record<string, unknown>, t: Translator): ChangePreview;
 }
 
 /** Where a change ends once it has been sent. */
@@ -43,7 +53,7 @@ export class ChangeJournal {
 
   async open(
     command: string,
-    spec: AnyChangeSpec,
+    spec: JournalledChange,
     parameters: object,
     requester: Requester,
     correlationId: string,
@@ -53,7 +63,7 @@ export class ChangeJournal {
       id: randomBytes(12).toString('base64url'),
       operation: spec.operation,
       command,
-      target: spec.target(parameters),
+      target: spec.target({ ...parameters }),
       parameters: this.#sealed(spec, parameters),
       // The stored preview is for the record's history: never with a secret in it.
       preview: spec.preview(masked(spec, parameters), translator(requester.locale)),
@@ -83,7 +93,7 @@ export class ChangeJournal {
    * The parameters to send, secrets unsealed: only in memory, only for the call. Throws a UserError when
    * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed), so nothing is sent.
    */
-  sendable(record: ChangeRecord, spec: AnyChangeSpec): Record<string, unknown> {
+  sendable(record: ChangeRecord, spec: JournalledChange): Record<string, unknown> {
     const clear: Record<string, unknown> = { ...record.parameters };
     for (const key of spec.secrets ?? []) {
       const value = clear[key];
@@ -95,7 +105,7 @@ export class ChangeJournal {
     return clear;
   }
 
-  #sealed(spec: AnyChangeSpec, parameters: object): Record<string, unknown> {
+  #sealed(spec: JournalledChange, parameters: object): Record<string, unknown> {
     const copy: Record<string, unknown> = { ...parameters };
     for (const key of spec.secrets ?? []) {
       const value = copy[key];
@@ -108,7 +118,7 @@ export class ChangeJournal {
    * pending → sending, if still pending and not expired. Returns the record as it was, secrets included
    * (they are needed for this one call), while the stored row keeps only their masked form.
    */
-  async claim(record: ChangeRecord, spec: AnyChangeSpec): Promise<boolean> {
+  async claim(record: ChangeRecord, spec: JournalledChange): Promise<boolean> {
     const now = this.#now();
     return this.#store.changes.transition(
       record.id,
@@ -140,7 +150,7 @@ export class ChangeJournal {
   /** awaiting_approval → sending, for one approver only, and not after the approval's deadline. */
   approve(
     record: ChangeRecord,
-    spec: AnyChangeSpec,
+    spec: JournalledChange,
     approver: { id: string; name: string },
   ): Promise<boolean> {
     const now = this.#now();
@@ -160,7 +170,7 @@ export class ChangeJournal {
   /** awaiting_approval → rejected or expired; the secrets go with it. */
   decide(
     record: ChangeRecord,
-    spec: AnyChangeSpec,
+    spec: JournalledChange,
     to: 'rejected' | 'expired',
     approval: Record<string, unknown>,
   ): Promise<boolean> {
@@ -209,7 +219,7 @@ export class ChangeJournal {
   }
 
   /** pending → cancelled or expired; the secrets go with the pending state. */
-  close(record: ChangeRecord, spec: AnyChangeSpec, to: 'cancelled' | 'expired'): Promise<boolean> {
+  close(record: ChangeRecord, spec: JournalledChange, to: 'cancelled' | 'expired'): Promise<boolean> {
     return this.#store.changes.transition(
       record.id,
       'pending',
@@ -228,7 +238,7 @@ export class ChangeJournal {
 }
 
 /** The parameters with every secret, clear or sealed, replaced by its last four characters. */
-export function masked(spec: AnyChangeSpec, parameters: object): Record<string, unknown> {
+export function masked(spec: JournalledChange, parameters: object): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...parameters };
   for (const key of spec.secrets ?? []) {
     const value = copy[key];

@@ -1,12 +1,12 @@
 import { commands as allCommands } from '../../commands/index.js';
+import type { CommandOutcome } from '../audit/outcomes.js';
 import type { Config } from '../config.js';
 import type { RouterObserver } from '../discord/Answers.js';
-import type { BotMessages } from '../discord/ChangeFlow.js';
 import type { CommandModule } from '../discord/CommandModule.js';
-import type { CommandOutcome } from '../discord/describeError.js';
 import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import type { BotMessages } from '../replies/ReplyBody.js';
 import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
 import {
   buttonInteraction,

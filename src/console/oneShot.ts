@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CommandOutcome } from '../discord/describeError.js';
+import type { CommandOutcome } from '../audit/outcomes.js';
 import { modalOf, promptOf } from './answerControls.js';
 import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';

@@ -1,6 +1,6 @@
 import type { APIEmbed } from 'discord.js';
-import { Colour } from '../discord/render/colours.js';
 import { type Translator, translator } from '../i18n/Translator.js';
+import { Colour } from '../replies/colours.js';
 
 /** How a terminal shows what would have been a Discord message. */
 export interface RenderOptions {

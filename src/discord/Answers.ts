@@ -6,12 +6,12 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { AuditTrail } from '../audit/AuditTrail.js';
+import type { AuditOutcome, CommandOutcome } from '../audit/outcomes.js';
 import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
-import type { ChangeState } from '../store/index.js';
-import { type CommandOutcome, describeError } from './describeError.js';
-import { InvalidOptionError, RefusalError } from './UserError.js';
+import { InvalidOptionError, RefusalError } from '../replies/UserError.js';
+import { describeError } from './describeError.js';
 
 /** One command as it travels: a slash command, or a change picked up again from its record. */
 export interface Invocation {
@@ -46,7 +46,7 @@ export interface RouterObserver {
 }
 
 /** A command's end: a read or answer's outcome, or the final state of a change. */
-export type Ending = CommandOutcome | Exclude<ChangeState, 'pending' | 'sending' | 'awaiting_approval'>;
+export type Ending = AuditOutcome;
 
 type Answerable = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
 

@@ -25,26 +25,26 @@ import type { HostingClient } from '../hosting/HostingClient.js';
 import { type Locale, pickLocale } from '../i18n/locales.js';
 import { type MessageKey, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import { Colour } from '../replies/colours.js';
+import { escapeUserText } from '../replies/escapeUserText.js';
+import { literal } from '../replies/literal.js';
+import type {
+  BotMessages,
+  ChangePreview,
+  MessageBody,
+  PreviewFile,
+  ReplyBody,
+} from '../replies/ReplyBody.js';
+import { approvalNotHere, restarting } from '../replies/UserError.js';
 import type { ChangeRecord, Store } from '../store/index.js';
 import { type Answers, ephemeral, type Invocation } from './Answers.js';
 import { checkGates } from './access.js';
-import type {
-  AnyChangeSpec,
-  ChangeOutcome,
-  ChangePreview,
-  PreviewFile,
-  ReplyBody,
-  SendContext,
-} from './CommandModule.js';
+import type { AnyChangeSpec, ChangeOutcome, SendContext } from './CommandModule.js';
 import { customId } from './customId.js';
 import { describeError, outcomeUnknownReason, seconds } from './describeError.js';
 import { actionButton, actionRow } from './render/actionButton.js';
-import { Colour } from './render/colours.js';
-import { escapeUserText } from './render/escapeUserText.js';
 import { fieldValue } from './render/fieldValue.js';
-import { literal } from './render/literal.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { approvalNotHere, restarting } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export interface ChangeFlowDeps {
@@ -69,20 +69,6 @@ export interface ChangeFlowDeps {
   liveReplicas: () => Promise<readonly string[]>;
   /** Bot messages (not interaction tokens): approval requests stay editable for days. */
   messages: BotMessages;
-}
-
-/** Posting and editing messages as the bot, in any channel it can see. */
-export interface BotMessages {
-  post(channelId: string, body: MessageBody): Promise<string>;
-  edit(channelId: string, messageId: string, body: MessageBody): Promise<void>;
-}
-
-export interface MessageBody {
-  content?: string;
-  embeds?: APIEmbed[];
-  components?: APIActionRowComponent<APIButtonComponent>[];
-  /** Default: nobody. */
-  allowed_mentions?: { parse: []; roles?: string[] };
 }
 
 /** Who approved a change, for the public record and the audit trail. */

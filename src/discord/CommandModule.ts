@@ -1,7 +1,4 @@
 import {
-  type APIActionRowComponent,
-  type APIButtonComponent,
-  type APIEmbed,
   type ApplicationCommandOptionType,
   ApplicationIntegrationType,
   type ButtonInteraction,
@@ -10,10 +7,12 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Config } from '../config.js';
-import type { ChangeOperation, HostingClient } from '../hosting/HostingClient.js';
+import type { HostingClient } from '../hosting/HostingClient.js';
+import type { ChangeOperation } from '../hosting/operations.js';
 import type { Locale } from '../i18n/locales.js';
 import type { Translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import type { ChangePreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Tier } from './access.js';
@@ -25,14 +24,6 @@ export const GUILD_ONLY: Required<
   contexts: [InteractionContextType.Guild],
   integration_types: [ApplicationIntegrationType.GuildInstall],
 };
-
-/** What a handler may send back; mentions are always disabled by the client. */
-export interface ReplyBody {
-  content?: string;
-  embeds?: APIEmbed[];
-  /** Buttons (e.g. paging); a custom id `hostops:<action>:<args>` reaches the command's `components`. */
-  components?: APIActionRowComponent<APIButtonComponent>[];
-}
 
 /** Everything a handler may use: no globals, so tests can pin time, randomness and configuration. */
 export interface CommandContext {
@@ -58,28 +49,6 @@ export interface CommandContext {
   t: Translator;
   /** The invoker's language (for what is stored and shown to them later, e.g. a change's prompt). */
   locale: Locale;
-}
-
-export interface PreviewField {
-  name: string;
-  value: string;
-  inline?: boolean;
-}
-
-/** A text file attached to the prompt, for what a field cannot hold in full. */
-export interface PreviewFile {
-  name: string;
-  content: string;
-}
-
-/** What the prompt shows: exactly what will be sent. */
-export interface ChangePreview {
-  /** Short title, e.g. "Set reverse DNS". */
-  title: string;
-  /** One field per parameter (already escaped). */
-  fields: PreviewField[];
-  /** Attached when the fields cannot show everything; the fields say so. */
-  files?: PreviewFile[];
 }
 
 /** What a change's precheck may use. */

@@ -21,12 +21,14 @@ import { pickLocale } from '../i18n/locales.js';
 import { message, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
+import type { BotMessages } from '../replies/ReplyBody.js';
+import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
 import type { Store } from '../store/index.js';
 import { cutText } from '../text/cutText.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
 import { checkGates, runsAnywhere, type Tier } from './access.js';
-import { type BotMessages, ChangeFlow } from './ChangeFlow.js';
+import { ChangeFlow } from './ChangeFlow.js';
 import {
   type AnyChangeSpec,
   type CommandContext,
@@ -40,7 +42,6 @@ import {
 import { checkOptionLimits } from './checkOptionLimits.js';
 import { customId, parseCustomId } from './customId.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
-import { approvalNotHere, RefusalError, restarting, UserError } from './UserError.js';
 import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';

@@ -1,7 +1,7 @@
 import { channelMention, type Interaction, roleMention } from 'discord.js';
 import type { AccessConfig } from '../config.js';
 import { type Message, message } from '../i18n/Translator.js';
-import { RefusalError } from './UserError.js';
+import { RefusalError } from '../replies/UserError.js';
 
 /** Cumulative: each tier includes the ones before it. */
 export const TIERS = ['everyone', 'viewer', 'operator', 'admin'] as const;

@@ -1,5 +1,5 @@
 import { type Client, Routes } from 'discord.js';
-import type { BotMessages } from './ChangeFlow.js';
+import type { BotMessages } from '../replies/ReplyBody.js';
 
 /** Bot messages over REST: no cache or channel fetch needed; nobody is pinged unless a body names them. */
 export function botMessages(client: Client): BotMessages {

@@ -1,6 +1,6 @@
 import { type APIApplicationCommandOption, ApplicationCommandOptionType } from 'discord.js';
 import { message } from '../i18n/Translator.js';
-import { InvalidOptionError } from './UserError.js';
+import { InvalidOptionError } from '../replies/UserError.js';
 
 /** What is read of the interaction: the options given, by name (discord.js's resolver). */
 interface GivenOptions {

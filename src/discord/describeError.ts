@@ -1,10 +1,9 @@
+import type { CommandOutcome } from '../audit/outcomes.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
-import type { OperationName } from '../hosting/HostingClient.js';
+import type { OperationName } from '../hosting/operations.js';
 import type { Translator } from '../i18n/Translator.js';
-import { escapeUserText } from './render/escapeUserText.js';
-import { InvalidOptionError, RefusalError, UserError } from './UserError.js';
-
-export type CommandOutcome = 'ok' | 'refused' | 'invalid' | 'failed' | 'cancelled' | 'expired';
+import { escapeUserText } from '../replies/escapeUserText.js';
+import { InvalidOptionError, RefusalError, UserError } from '../replies/UserError.js';
 
 export interface ErrorDescription {
   /** The full sentence for the person who ran the command. */

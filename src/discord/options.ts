@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { InvalidOptionError } from '../replies/UserError.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { refuseHiddenCharacters } from '../validation/refuseHiddenCharacters.js';
-import { InvalidOptionError } from './UserError.js';
 
 type Options = ChatInputCommandInteraction['options'];
 

@@ -1,4 +1,4 @@
-import type { PreviewFile } from './CommandModule.js';
+import type { PreviewFile } from '../replies/ReplyBody.js';
 
 /**
  * A body's text files as Discord attachments. Without files the body goes out without the key: an

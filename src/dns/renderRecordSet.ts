@@ -1,8 +1,8 @@
 import { TimestampStyles, time, userMention } from 'discord.js';
-import type { ChangePreview, PreviewField } from '../discord/CommandModule.js';
-import { literal } from '../discord/render/literal.js';
 import type { DnsRecord } from '../hosting/dnsRecords.js';
 import type { Translator } from '../i18n/Translator.js';
+import { literal } from '../replies/literal.js';
+import type { ChangePreview, PreviewField } from '../replies/ReplyBody.js';
 import type { DnsSet } from '../store/index.js';
 import type { RecordSetDiff } from './diffRecordSets.js';
 

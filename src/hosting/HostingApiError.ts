@@ -1,4 +1,4 @@
-import type { OperationName } from './HostingClient.js';
+import type { OperationName } from './operations.js';
 
 /**
  * Stable error kinds the chat layer maps to messages. `outcome_unknown` is only ever produced for changes

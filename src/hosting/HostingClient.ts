@@ -1,13 +1,25 @@
 import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
-import type { DateTime } from 'luxon';
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { newCorrelationId } from '../correlationId.js';
 import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
-import { type DnsRecord, encodeDnsRecords } from './dnsRecords.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
+import {
+  type BindPanelLicenseInput,
+  CHANGE_REQUESTS,
+  type ChangeInput,
+  type ChangeOperation,
+  type CreateDomainInput,
+  type CreateMusicBotUserInput,
+  type DomainInfo,
+  type MusicBotUser,
+  type OperationName,
+  type ServerLogEntry,
+  type SetReverseDnsInput,
+  type SubmitDnsRecordsInput,
+} from './operations.js';
 import {
   acknowledgementSchema,
   domainInfoSchema,
@@ -57,139 +69,7 @@ export interface CallOptions {
   correlationId?: string;
 }
 
-export interface ServerLogEntry {
-  type: string;
-  status: string;
-  start: Date | null;
-  end: Date | null;
-}
-
-export interface DomainInfo {
-  /** Calendar date of expiry, at the start of that day in the API's zone; null when the API sends none. */
-  expiryDate: DateTime | null;
-  active: boolean;
-  expired: boolean;
-  transferredAway: boolean;
-}
-
-export interface MusicBotUser {
-  id: number;
-  username: string;
-  email: string;
-  storage: number;
-  bots: number;
-}
-
-export interface SetReverseDnsInput {
-  serverId: number;
-  ip: string;
-  hostname: string;
-  validate: boolean;
-}
-
-export interface CreateMusicBotUserInput {
-  username: string;
-  password: string;
-  email: string;
-  storage: number;
-  bots: number;
-}
-
-export interface BindPanelLicenseInput {
-  license: string;
-  ip: string;
-}
-
-export interface CreateDomainInput {
-  domain: string;
-  ownerC: string;
-  adminC: string;
-  techC: string;
-  zoneC: string;
-  ns1: string;
-  ns2: string;
-}
-
-export interface SubmitDnsRecordsInput {
-  domain: string;
-  /** Encoded by encodeDnsRecords: the spec only says "a records array carried in a single string". */
-  records: DnsRecord[];
-}
-
 type Method = 'GET' | 'PUT' | 'POST';
-
-/** What each changing operation takes: a change record's parameters, before secrets are added. */
-export interface ChangeInputs {
-  setReverseDns: SetReverseDnsInput;
-  createMusicBotUser: CreateMusicBotUserInput;
-  bindPanelLicense: BindPanelLicenseInput;
-  createDomain: CreateDomainInput;
-  submitDnsRecords: SubmitDnsRecordsInput;
-}
-export type ChangeOperation = keyof ChangeInputs;
-/** Every operation of the API, as errors and logs name them. */
-export type OperationName = 'serverLog' | 'domainInfo' | ChangeOperation;
-export type ChangeInput<K extends ChangeOperation> = ChangeInputs[K];
-
-interface ChangeSpec<I> {
-  method: 'PUT' | 'POST';
-  path: string;
-  query: (input: I) => Record<string, string>;
-}
-
-/**
- * The operations that change something, all of them parameters in the query string (spec §4). One
- * table serves both the call and requestTargetBytes, so what is measured is what is sent.
- */
-const CHANGES: { [K in ChangeOperation]: ChangeSpec<ChangeInputs[K]> } = {
-  setReverseDns: {
-    method: 'PUT',
-    path: '/server/set/network/ipv4/rdns',
-    query: (input: SetReverseDnsInput) => ({
-      serverid: String(input.serverId),
-      ip: input.ip,
-      rdns: input.hostname,
-      validate: String(input.validate),
-    }),
-  },
-  createMusicBotUser: {
-    method: 'POST',
-    path: '/musikbot/user',
-    query: (input: CreateMusicBotUserInput) => ({
-      username: input.username,
-      password: input.password,
-      email: input.email,
-      storage: String(input.storage),
-      bots: String(input.bots),
-    }),
-  },
-  bindPanelLicense: {
-    method: 'POST',
-    path: '/panel/license/binding',
-    query: (input: BindPanelLicenseInput) => ({ license: input.license, ip_address: input.ip }),
-  },
-  createDomain: {
-    method: 'POST',
-    path: '/domain/create',
-    query: ({ domain, ownerC, adminC, techC, zoneC, ns1, ns2 }: CreateDomainInput) => ({
-      domain,
-      ownerC,
-      adminC,
-      techC,
-      zoneC,
-      ns1,
-      ns2,
-    }),
-  },
-  submitDnsRecords: {
-    method: 'POST',
-    path: '/domain/dns',
-    query: (input: SubmitDnsRecordsInput) => ({
-      domain: input.domain,
-      records: encodeDnsRecords(input.records),
-    }),
-  },
-};
 
 interface Operation<T> {
   name: OperationName;
@@ -346,7 +226,7 @@ export class HostingClient {
   }
 
   #changeRequest<K extends ChangeOperation>(operation: K, input: ChangeInput<K>) {
-    const spec: ChangeSpec<ChangeInputs[K]> = CHANGES[operation];
+    const spec = CHANGE_REQUESTS[operation];
     return {
       name: operation,
       method: spec.method,

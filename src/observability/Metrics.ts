@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CommandOutcome } from '../discord/describeError.js';
+import type { CommandOutcome } from '../audit/outcomes.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';

@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
-import type { BotMessages } from '../discord/ChangeFlow.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
 import { type MessageKey, message, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
+import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
 import { renderDigest } from './renderDigest.js';

@@ -1,7 +1,7 @@
 import { type APIEmbed, roleMention } from 'discord.js';
-import { Colour } from '../discord/render/colours.js';
-import { escapeUserText } from '../discord/render/escapeUserText.js';
 import type { MessageKey, Translator } from '../i18n/Translator.js';
+import { Colour } from '../replies/colours.js';
+import { escapeUserText } from '../replies/escapeUserText.js';
 import type { Alert, FlagName } from './alertRules.js';
 import { calendarDate, counted } from './formatDate.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AUDIT_OUTCOMES,
   AUDITED_COMMANDS,
   type AuditQuery,
   decodePageArgs,
@@ -10,6 +9,7 @@ import {
 } from '../../commands/audit.js';
 import { commands } from '../../commands/index.js';
 import { auditLine } from '../../src/audit/announce.js';
+import { AUDIT_OUTCOMES } from '../../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
 import { translator } from '../../src/i18n/Translator.js';
 import type { AuditEntry, AuditFilter, Page, Store } from '../../src/store/index.js';

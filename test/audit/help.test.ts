@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { help } from '../../commands/help.js';
 import { commands } from '../../commands/index.js';
-import type { CommandContext, ReplyBody } from '../../src/discord/CommandModule.js';
+import type { CommandContext } from '../../src/discord/CommandModule.js';
 import { commandTexts } from '../../src/i18n/commandTexts.js';
 import type { Locale } from '../../src/i18n/locales.js';
 import { translator } from '../../src/i18n/Translator.js';
+import type { ReplyBody } from '../../src/replies/ReplyBody.js';
 
 // /help sits beside /audit: both are HostOps' own info commands, answered only to the invoker.
 

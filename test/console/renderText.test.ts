@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMessage, supportsColour } from '../../src/console/renderText.js';
-import { Colour } from '../../src/discord/render/colours.js';
 import { translator } from '../../src/i18n/Translator.js';
+import { Colour } from '../../src/replies/colours.js';
 
 const plain = { colour: false, timeZone: 'UTC', now: () => new Date('2026-01-01T12:00:00Z') };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../src/discord/describeError.js';
-import { InvalidOptionError, RefusalError, UserError } from '../../src/discord/UserError.js';
 import { HostingApiError, type HostingErrorKind } from '../../src/hosting/HostingApiError.js';
-import type { OperationName } from '../../src/hosting/HostingClient.js';
+import type { OperationName } from '../../src/hosting/operations.js';
 import { message, translator } from '../../src/i18n/Translator.js';
+import { InvalidOptionError, RefusalError, UserError } from '../../src/replies/UserError.js';
 
 const en = translator('en');
 const de = translator('de');

@@ -2,8 +2,8 @@ import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { checkOptionLimits } from '../../src/discord/checkOptionLimits.js';
 import { validated } from '../../src/discord/options.js';
-import { InvalidOptionError } from '../../src/discord/UserError.js';
 import { translator } from '../../src/i18n/Translator.js';
+import { InvalidOptionError } from '../../src/replies/UserError.js';
 import { parseUsername } from '../../src/validation/parseUsername.js';
 
 /** Just what checkOptionLimits reads: the options given, by name. */

@@ -5,18 +5,12 @@ import { ChangeJournal } from '../../src/changes/ChangeJournal.js';
 import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { Config } from '../../src/config.js';
 import type { Answers, Invocation } from '../../src/discord/Answers.js';
-import {
-  type BotMessages,
-  ChangeFlow,
-  closedMessage,
-  decidedMessage,
-  type MessageBody,
-  promptButtons,
-} from '../../src/discord/ChangeFlow.js';
+import { ChangeFlow, closedMessage, decidedMessage, promptButtons } from '../../src/discord/ChangeFlow.js';
 import { type AnyChangeSpec, change, type SendContext } from '../../src/discord/CommandModule.js';
 import type { HostingClient } from '../../src/hosting/HostingClient.js';
 import type { Locale } from '../../src/i18n/locales.js';
 import { translator } from '../../src/i18n/Translator.js';
+import type { BotMessages, MessageBody } from '../../src/replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../src/store/index.js';
 import { openStore } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Colour } from '../../src/discord/render/colours.js';
 import { type Message, message, translator } from '../../src/i18n/Translator.js';
+import { Colour } from '../../src/replies/colours.js';
 import type { Alert } from '../../src/watch/alertRules.js';
 import { alertLine, type DigestMessage, renderDigest } from '../../src/watch/renderDigest.js';
 

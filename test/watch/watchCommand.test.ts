@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseDomainFile, renderWatchLine, watchFlags } from '../../commands/watch.js';
 import { describeError } from '../../src/discord/describeError.js';
 import { translator } from '../../src/i18n/Translator.js';
 import type { WatchedDomain } from '../../src/store/index.js';
+import { parseDomainFile } from '../../src/watch/domainFile.js';
+import { renderWatchLine, watchFlags } from '../../src/watch/renderWatchLines.js';
 
 const en = translator('en');
 const de = translator('de');

@@ -1,5 +1,5 @@
+import { literal } from '../../replies/literal.js';
 import type { ParsedDomain } from '../../validation/parseDomain.js';
-import { literal } from './literal.js';
 
 /** `example.org`, or `bücher.de` (`xn--bcher-kva.de`) for an IDN: both forms, each as sent. */
 export function domainLabel(domain: ParsedDomain): string {

@@ -1,12 +1,12 @@
 import type { APIEmbed } from 'discord.js';
 import type { DateTime } from 'luxon';
-import type { DomainInfo } from '../../hosting/HostingClient.js';
+import type { DomainInfo } from '../../hosting/operations.js';
 import type { Translator } from '../../i18n/Translator.js';
+import { Colour } from '../../replies/colours.js';
+import { escapeUserText } from '../../replies/escapeUserText.js';
 import { cutText } from '../../text/cutText.js';
 import type { ParsedDomain } from '../../validation/parseDomain.js';
-import { Colour } from './colours.js';
 import { daysUntil, describeDaysLeft } from './daysUntil.js';
-import { escapeUserText } from './escapeUserText.js';
 import { expiryLevel } from './renderDomainInfo.js';
 
 export interface ExpiryResult {

@@ -1,8 +1,8 @@
 import { type APIEmbed, TimestampStyles, time } from 'discord.js';
-import type { ServerLogEntry } from '../../hosting/HostingClient.js';
+import type { ServerLogEntry } from '../../hosting/operations.js';
 import type { Translator } from '../../i18n/Translator.js';
-import { Colour } from './colours.js';
-import { escapeUserText } from './escapeUserText.js';
+import { Colour } from '../../replies/colours.js';
+import { escapeUserText } from '../../replies/escapeUserText.js';
 
 export type LogStatusClass = 'success' | 'failure' | 'running' | 'unknown';
 

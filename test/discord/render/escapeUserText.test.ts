@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeUserText } from '../../../src/discord/render/escapeUserText.js';
+import { escapeUserText } from '../../../src/replies/escapeUserText.js';
 
 const ZWSP = '\u200b';
 

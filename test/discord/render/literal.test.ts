@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { literal } from '../../../src/discord/render/literal.js';
+import { literal } from '../../../src/replies/literal.js';
 import { readLiteral } from '../../support/readLiteral.js';
 
 describe('literal', () => {

@@ -1,10 +1,10 @@
 import type { APIEmbed } from 'discord.js';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { Colour } from '../../../src/discord/render/colours.js';
 import { type ExpiryResult, renderDomainExpiry } from '../../../src/discord/render/renderDomainExpiry.js';
-import type { DomainInfo } from '../../../src/hosting/HostingClient.js';
+import type { DomainInfo } from '../../../src/hosting/operations.js';
 import { translator } from '../../../src/i18n/Translator.js';
+import { Colour } from '../../../src/replies/colours.js';
 
 const ZONE = 'Europe/Berlin';
 const TODAY = DateTime.fromISO('2026-11-22T09:00', { zone: ZONE });

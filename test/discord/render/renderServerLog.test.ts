@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Colour } from '../../../src/discord/render/colours.js';
 import {
   classifyLogStatus,
   formatDuration,
   renderServerLog,
 } from '../../../src/discord/render/renderServerLog.js';
-import type { ServerLogEntry } from '../../../src/hosting/HostingClient.js';
+import type { ServerLogEntry } from '../../../src/hosting/operations.js';
 import { translator } from '../../../src/i18n/Translator.js';
+import { Colour } from '../../../src/replies/colours.js';
 
 const en = translator('en');
 const de = translator('de');

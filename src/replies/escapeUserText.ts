@@ -1,5 +1,5 @@
 import { escapeMarkdown } from 'discord.js';
-import { cutText } from '../../text/cutText.js';
+import { cutText } from '../text/cutText.js';
 
 export interface EscapeUserTextOptions {
   /** Keep line breaks (normalised to `\n`); by default every line break collapses to one space. */

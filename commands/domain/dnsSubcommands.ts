@@ -1,19 +1,19 @@
 import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
-import { change, type FormContext, read } from '../discord/CommandModule.js';
-import { optionalStringOption, stringOption, validated } from '../discord/options.js';
-import { actionButton, actionRow } from '../discord/render/actionButton.js';
-import { Colour } from '../discord/render/colours.js';
-import { domainLabel } from '../discord/render/domainLabel.js';
-import { suggestDomains } from '../discord/suggestions.js';
-import { InvalidOptionError } from '../discord/UserError.js';
-import { type DnsRecord, encodeDnsRecords } from '../hosting/dnsRecords.js';
-import { message, type Translator } from '../i18n/Translator.js';
-import type { DnsSet } from '../store/index.js';
-import { cutText } from '../text/cutText.js';
-import { parseDnsRecords } from '../validation/parseDnsRecords.js';
-import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
-import { diffRecordSets } from './diffRecordSets.js';
-import { diffPreview, type EarlierSet, recordPreview } from './renderRecordSet.js';
+import { change, type FormContext, read } from '../../src/discord/CommandModule.js';
+import { optionalStringOption, stringOption, validated } from '../../src/discord/options.js';
+import { actionButton, actionRow } from '../../src/discord/render/actionButton.js';
+import { domainLabel } from '../../src/discord/render/domainLabel.js';
+import { suggestDomains } from '../../src/discord/suggestions.js';
+import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
+import { diffPreview, type EarlierSet, recordPreview } from '../../src/dns/renderRecordSet.js';
+import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
+import { message, type Translator } from '../../src/i18n/Translator.js';
+import { Colour } from '../../src/replies/colours.js';
+import { InvalidOptionError } from '../../src/replies/UserError.js';
+import type { DnsSet } from '../../src/store/index.js';
+import { cutText } from '../../src/text/cutText.js';
+import { parseDnsRecords } from '../../src/validation/parseDnsRecords.js';
+import { type ParsedDomain, parseDomain } from '../../src/validation/parseDomain.js';
 
 // /domain dns (a change with memory: the set it replaces, a Revert button) and /domain records (what was
 // sent last). The provider's API cannot read DNS records back; the store remembers what HostOps sent.
