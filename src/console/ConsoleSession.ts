@@ -3,11 +3,14 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import type { Config } from '../config.js';
 import type { RouterObserver } from '../discord/Answers.js';
 import type { CommandModule } from '../discord/CommandModule.js';
+import { customId } from '../discord/customId.js';
 import type { Locale } from '../i18n/locales.js';
-import { type Translator, translator } from '../i18n/Translator.js';
+import { message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
+import { InvalidValueError } from '../validation/InvalidValueError.js';
+import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
 import {
   buttonInteraction,
   type ConsoleActor,
@@ -23,7 +26,7 @@ import {
   type ConsoleTier,
   consoleUserId,
 } from './consoleConfig.js';
-import { parseCommandLine } from './parseCommandLine.js';
+import { CommandLineError, parseCommandLine } from './parseCommandLine.js';
 
 /** One exchange with the router: what it sent back, and how the command ended (if it did). */
 export interface Exchange {
@@ -169,6 +172,27 @@ export class ConsoleSession {
    */
   press(customId: string, onMessage?: string, ephemeral = true): Promise<Exchange> {
     return this.#dispatch(buttonInteraction(this.actor, this.#listener, customId, ephemeral), onMessage);
+  }
+
+  /**
+   * Revert on the public record of the domain's last DNS change, pressed here: an ordinary prompt for the
+   * set sent before it (difference, Confirm, approval, journal, audit), under the same gates. Undefined
+   * when no set was sent for the domain through HostOps. Throws CommandLineError for a malformed name.
+   */
+  async revertLast(domain: string): Promise<Exchange | undefined> {
+    let name: ParsedDomain;
+    try {
+      name = parseDomain(domain);
+    } catch (error) {
+      if (!(error instanceof InvalidValueError)) throw error;
+      throw new CommandLineError(
+        message('console.line.option', { option: '--revert', problem: error.problem }),
+      );
+    }
+    const last = await this.runtime.store.dnsSets.latest(name.ascii);
+    if (!last) return undefined;
+    // The public record is in the channel: not the invoker's alone.
+    return this.press(customId('revert', last.changeId), undefined, false);
   }
 
   submitModal(customId: string, text: string): Promise<Exchange> {

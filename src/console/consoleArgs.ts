@@ -26,6 +26,8 @@ export interface ConsoleArgs {
   noColour: boolean;
   /** One-shot: the command to run; interactive when absent. */
   command: string | undefined;
+  /** One-shot: revert the last DNS change of this domain (`--revert example.com`). */
+  revert: string | undefined;
 }
 
 /** The console's command line. Throws CommandLineError for an unknown flag or tier. */
@@ -38,6 +40,7 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     help: false,
     noColour: false,
     command: undefined,
+    revert: undefined,
   };
   const words: string[] = [];
   for (let index = 0; index < argv.length; index++) {
@@ -48,6 +51,12 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
         throw new CommandLineError(message('console.args.as', { tiers: CONSOLE_TIERS.join(', ') }));
       }
       args.as = value as ConsoleTier;
+    } else if (arg === '--revert' || arg.startsWith('--revert=')) {
+      const value = arg === '--revert' ? argv[++index] : arg.slice('--revert='.length);
+      if (value === undefined || value === '' || value.startsWith('-')) {
+        throw new CommandLineError(message('console.args.revert'));
+      }
+      args.revert = value;
     } else if (arg === '--yes' || arg === '-y') args.yes = true;
     else if (arg === '--json') args.json = true;
     else if (arg === '--verbose' || arg === '-v') args.verbose = true;
@@ -63,6 +72,9 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     else words.push(words.length > 0 && /\s/.test(arg) && !/["']/.test(arg) ? quoteWord(arg) : arg);
   }
   if (words.length > 0) args.command = words.join(' ');
+  if (args.revert !== undefined && args.command !== undefined) {
+    throw new CommandLineError(message('console.args.revert_or_command'));
+  }
   return args;
 }
 

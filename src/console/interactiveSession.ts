@@ -3,6 +3,7 @@ import { appendFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Translator } from '../i18n/Translator.js';
 import { modalOf } from './answerControls.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession } from './ConsoleSession.js';
@@ -114,6 +115,12 @@ export async function interactiveSession(
         // nothing
       } else if (line === 'exit' || line === 'quit' || line === '/exit' || line === '/quit') {
         break;
+      } else if (revertLine(line, t) !== undefined) {
+        // `revert example.com`: Revert on the domain's last DNS change, as `--revert` does.
+        const domain = revertLine(line, t) ?? '';
+        if ((await session.revertLast(domain)) === undefined) {
+          writeLine(io.stdout, t('console.revert.none', { domain }));
+        }
       } else if (line.startsWith('/')) {
         const exchange = await session.run(line);
         if (line.replace(/^\/\s*/, '').split(/\s/)[0] === 'help') {
@@ -160,4 +167,12 @@ export async function interactiveSession(
   }
   rl.close();
   return EXIT.ok;
+}
+
+/** The domain of a typed `revert example.com` (or the Revert button's label in the terminal's language). */
+function revertLine(line: string, t: Translator): string | undefined {
+  const [word, domain, ...rest] = line.split(/\s+/);
+  const words = ['revert', t('domain.dns.revert').toLowerCase()];
+  if (word === undefined || domain === undefined || rest.length > 0) return undefined;
+  return words.includes(word.toLowerCase()) ? domain : undefined;
 }

@@ -49,9 +49,9 @@ async function readAll(stream: Readable): Promise<string> {
 }
 
 /**
- * One command from the command line: its answer on stdout (errors on stderr), and an exit code. A form
- * takes its text from stdin; a change is confirmed only with --yes, otherwise its preview is shown and
- * the prompt cancelled.
+ * One command from the command line (or `--revert DOMAIN`): its answer on stdout (errors on stderr), and
+ * an exit code. A form takes its text from stdin; a change is confirmed only with --yes, otherwise its
+ * preview is shown and the prompt cancelled.
  */
 export async function oneShot(
   session: ConsoleSession,
@@ -60,9 +60,12 @@ export async function oneShot(
   render: RenderOptions,
 ): Promise<number> {
   const { t } = session;
-  let exchange: Exchange;
+  let exchange: Exchange | undefined;
   try {
-    exchange = await session.run(args.command ?? '');
+    exchange =
+      args.revert === undefined
+        ? await session.run(args.command ?? '')
+        : await session.revertLast(args.revert);
   } catch (error) {
     if (!(error instanceof CommandLineError)) throw error;
     if (error.refused) {
@@ -72,6 +75,22 @@ export async function oneShot(
     writeLine(io.stderr, t('console.invalid_command', { problem: error.text }));
     return EXIT.invalid;
   }
+  if (exchange === undefined) {
+    writeLine(io.stderr, t('console.revert.none', { domain: args.revert ?? '' }));
+    return EXIT.notSent;
+  }
+  return answer(session, args, io, render, exchange);
+}
+
+/** Follows an answer through its form and its prompt, then prints what it ended as. */
+async function answer(
+  session: ConsoleSession,
+  args: ConsoleArgs,
+  io: ConsoleIo,
+  render: RenderOptions,
+  exchange: Exchange,
+): Promise<number> {
+  const { t } = session;
   const sent = [...exchange.sent];
   let outcome = exchange.outcome;
   const modal = modalOf(sent, t);
@@ -109,7 +128,9 @@ export async function oneShot(
     .map((message) =>
       prompt && !args.yes ? { ...message, body: { ...message.body, components: [] } } : message,
     );
-  const code = notice ? EXIT.notSent : exitFor(outcome);
+  // A revert with nothing to go back to answered, and sent nothing.
+  const nothingSent = args.revert !== undefined && !prompt && outcome === 'ok';
+  const code = notice || nothingSent ? EXIT.notSent : exitFor(outcome);
   const failed = code !== EXIT.ok && !notice;
   if (args.json && !failed) {
     writeLine(

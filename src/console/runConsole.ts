@@ -74,7 +74,9 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     throw error;
   }
   try {
-    if (args.command !== undefined) return await oneShot(session, args, io, render);
+    if (args.command !== undefined || args.revert !== undefined) {
+      return await oneShot(session, args, io, render);
+    }
     return await interactiveSession(session, args, io, render, `console:${osUser}`);
   } finally {
     await session.close();

@@ -5,17 +5,22 @@ import { translationOf } from '../defineMessages.js';
  * command-line parser's errors. What the commands answer comes from their own areas.
  */
 export const en = {
-  'console.usage': `Usage: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/command …"]
+  'console.usage': `Usage: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/command …" | --revert DOMAIN]
 
 Without a command: an interactive session (Tab completes, /help lists the commands, exit quits).
 With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 change not sent).
   --as TIER   act with this tier (default viewer); the same gates apply as in Discord
   --yes       confirm a change without asking (one-shot); without it a change only shows its preview
+  --revert DOMAIN  a change back to the DNS set sent before the domain's last one (like Revert in Discord)
   --json      print the answer's messages as JSON
   --no-color  plain text (also NO_COLOR=1)
   --verbose   log lines on stderr
 Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
   'console.args.as': '--as takes one of {tiers}',
+  'console.args.revert': '--revert takes a domain name',
+  'console.args.revert_or_command': '--revert takes no command: it is one',
+  'console.revert.none':
+    'Nothing to revert: no DNS record set was sent for {domain} through HostOps (`/domain records` shows what was).',
   'console.args.unknown_flag': 'unknown flag {flag}\n{usage}',
   'console.failed': 'hostops console: {problem}',
   'console.config_invalid': 'HostOps console cannot start, configuration is invalid:\n{problems}',
@@ -71,17 +76,22 @@ Values: positional ones fill the required options in order; name:value sets any 
 } as const;
 
 export const de = translationOf(en)({
-  'console.usage': `Aufruf: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/befehl …"]
+  'console.usage': `Aufruf: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/befehl …" | --revert DOMAIN]
 
 Ohne Befehl: eine interaktive Sitzung (Tab ergänzt, /help listet die Befehle, exit beendet).
 Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig, 3 abgelehnt, 4 Änderung nicht gesendet).
   --as STUFE  mit dieser Stufe handeln (Standard: viewer); es gelten dieselben Prüfungen wie in Discord
   --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
+  --revert DOMAIN  eine Änderung zurück zum DNS-Satz vor dem letzten der Domain (wie Zurücksetzen in Discord)
   --json      die Nachrichten der Antwort als JSON ausgeben
   --no-color  reiner Text (auch NO_COLOR=1)
   --verbose   Logzeilen auf stderr
 Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
   'console.args.as': '--as nimmt eins von {tiers}',
+  'console.args.revert': '--revert nimmt einen Domainnamen',
+  'console.args.revert_or_command': '--revert nimmt keinen Befehl: es ist einer',
+  'console.revert.none':
+    'Nichts zurückzusetzen: für {domain} wurde kein DNS-Satz über HostOps gesendet (`/domain records` zeigt, was gesendet wurde).',
   'console.args.unknown_flag': 'unbekannter Schalter {flag}\n{usage}',
   'console.failed': 'hostops console: {problem}',
   'console.config_invalid':
