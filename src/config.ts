@@ -6,6 +6,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { LOCALES } from './i18n/locales.js';
 import { isSandboxUrl } from './sandbox/sandboxMode.js';
+import { commandLabel } from './text/commandLabel.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
 const blankAsUnset = (value: unknown) =>
@@ -239,7 +240,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
   audit: { channelId: env.AUDIT_CHANNEL_ID, retentionDays: env.AUDIT_RETENTION_DAYS },
   approval: {
     /** `/domain register`, as the router labels commands. */
-    required: env.APPROVAL_REQUIRED.map((pair) => `/${pair}`),
+    required: env.APPROVAL_REQUIRED.map((path) => commandLabel(path)),
     channelId: env.APPROVAL_CHANNEL_ID,
     timeoutMs: env.APPROVAL_TIMEOUT_S * 1000,
   },

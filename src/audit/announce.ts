@@ -2,6 +2,7 @@ import { userMention } from 'discord.js';
 import type { Translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
+import { commandLabel } from '../text/commandLabel.js';
 import type { AuditEvent } from './AuditTrail.js';
 import { outcomeMark } from './outcomes.js';
 
@@ -14,7 +15,7 @@ export function auditLine(event: AuditEvent, t: Translator): string {
     mark: outcomeMark(event.outcome),
     outcome: event.outcome,
     detail: event.detail ? ` (${escapeUserText(event.detail, 60)})` : '',
-    command: `/${event.command}${event.subcommand ? ` ${event.subcommand}` : ''}`,
+    command: commandLabel(event.command, event.subcommand),
     target: event.target ? ` · ${escapeUserText(event.target, 200)}` : '',
     who: `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`,
     reference: event.correlationId,

@@ -14,6 +14,7 @@ import { escapeUserText } from '../replies/escapeUserText.js';
 import { literal } from '../replies/literal.js';
 import type { ReplyBody } from '../replies/ReplyBody.js';
 import type { AuditEntry } from '../store/index.js';
+import { commandLabel } from '../text/commandLabel.js';
 import { cutText } from '../text/cutText.js';
 import { outcomeMark } from './outcomes.js';
 
@@ -62,10 +63,6 @@ export function describeAuditFilter(filter: AuditFilterView, t: Translator): str
   return parts.join(', ');
 }
 
-function commandLabel(entry: AuditEntry): string {
-  return `/${entry.command}${entry.subcommand ? ` ${entry.subcommand}` : ''}`;
-}
-
 /** One entry on one line; every part is bounded, so ten lines always fit the description. */
 export function renderAuditLine(entry: AuditEntry): string {
   const when = time(entry.at, TimestampStyles.LongDateShortTime);
@@ -73,7 +70,7 @@ export function renderAuditLine(entry: AuditEntry): string {
   const user = SNOWFLAKE.test(entry.userId) ? userMention(entry.userId) : escapeUserText(entry.userId, 24);
   const parts = [
     `${when} ${mark} **${escapeUserText(entry.outcome, 16)}**`,
-    literal(cutText(commandLabel(entry).replace(/[\r\n]/g, ' '), 40)),
+    literal(cutText(commandLabel(entry.command, entry.subcommand).replace(/[\r\n]/g, ' '), 40)),
   ];
   if (entry.target !== null && entry.target !== '') parts.push(escapeUserText(entry.target, 60));
   parts.push(`${user} (${escapeUserText(entry.userName, 40)})`);

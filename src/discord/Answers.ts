@@ -11,6 +11,7 @@ import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import { InvalidOptionError, RefusalError } from '../replies/UserError.js';
+import { labelParts } from '../text/commandLabel.js';
 import { describeError } from './describeError.js';
 
 /** One command as it travels: a slash command, or a change picked up again from its record. */
@@ -137,7 +138,7 @@ export class Answers {
     const ms = Math.max(0, performance.now() - invocation.startedAt);
     this.#observer?.finished(invocation.label, METRIC_OUTCOME[outcome], ms);
     invocation.logger.info({ outcome, ms: Math.round(ms) }, 'command finished');
-    const [command = '', subcommand = ''] = invocation.label.slice(1).split(' ', 2);
+    const { command, subcommand } = labelParts(invocation.label);
     await this.#audit.record({
       changing: invocation.changing,
       at: new Date(),

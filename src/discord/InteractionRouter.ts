@@ -24,11 +24,11 @@ import { handlerScope } from '../processGuards.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
 import type { Store } from '../store/index.js';
+import { commandLabel } from '../text/commandLabel.js';
 import { cutText } from '../text/cutText.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
 import { checkGates, runsAnywhere, type Tier } from './access.js';
-import { ChangeFlow } from './ChangeFlow.js';
 import {
   type AnyChangeSpec,
   type CommandContext,
@@ -39,6 +39,7 @@ import {
   type ModalRequest,
   type Subcommand,
 } from './CommandModule.js';
+import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
 import { customId, parseCustomId } from './customId.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
@@ -100,7 +101,6 @@ export class InteractionRouter {
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
-  #draining = false;
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
@@ -184,7 +184,7 @@ export class InteractionRouter {
     // SQLite is single-process (a second process refuses to start): there is nobody to race.
     if (this.#deps.store.engine === 'sqlite') return true;
     // A replica that is stopping leaves new interactions to one that is not, if there is one.
-    if (this.#draining && (await this.#peerAlive())) return false;
+    if (this.#changes.draining && (await this.#peerAlive())) return false;
     let won: boolean;
     try {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
@@ -216,7 +216,6 @@ export class InteractionRouter {
    * Resolves true when everything finished in time.
    */
   async drain(graceMs: number): Promise<boolean> {
-    this.#draining = true;
     this.#changes.startDraining();
     const deadline = Date.now() + graceMs;
     while (this.#inFlight.size > 0) {
@@ -294,7 +293,7 @@ export class InteractionRouter {
       false,
     );
     try {
-      if (this.#draining) throw restarting();
+      if (this.#changes.draining) throw restarting();
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
       // A button of an answer in the channel updates it in the channel's language.
       const inChannel = !interaction.message.flags.has('Ephemeral');
@@ -316,7 +315,7 @@ export class InteractionRouter {
     const scope = handlerScope.getStore();
     if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: label });
     try {
-      if (this.#draining) throw restarting();
+      if (this.#changes.draining) throw restarting();
       if (!subcommand) throw new UserError(message('errors.unknown_command', { command: label }));
       const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label, {
         anyChannel: runsAnywhere(subcommand),
@@ -392,7 +391,7 @@ export class InteractionRouter {
     const suggest = subcommand && 'autocomplete' in subcommand ? subcommand.autocomplete : undefined;
     let choices: { name: string; value: string | number }[] = [];
     const invocation = this.#invocation(interaction, label, false);
-    if (suggest && subcommand && !this.#draining) {
+    if (suggest && subcommand && !this.#changes.draining) {
       try {
         const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label);
         const focused = interaction.options.getFocused(true);
@@ -527,7 +526,7 @@ export class InteractionRouter {
     }
     const invocation = this.#invocation(interaction, form.command, true, form.correlationId);
     try {
-      if (this.#draining) throw restarting();
+      if (this.#changes.draining) throw restarting();
       const { hosting, config } = this.#deps;
       const parameters = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
         hosting,
@@ -548,7 +547,7 @@ function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInte
     interaction.options.getSubcommandGroup(false),
     interaction.options.getSubcommand(false),
   ].filter((part): part is string => Boolean(part));
-  return `/${parts.join(' ')}`;
+  return commandLabel(parts.join(' '));
 }
 
 /** The options of one subcommand (or of a command without subcommands, key ''). */
@@ -561,9 +560,4 @@ function optionsOf(
     (option) => option.type === ApplicationCommandOptionType.Subcommand && option.name === subcommand,
   );
   return found && 'options' in found ? (found.options ?? []) : [];
-}
-
-/** `/domain info`, or `/help` for a command without subcommands (key ''). */
-function commandLabel(command: string, subcommand: string): string {
-  return `/${command}${subcommand ? ` ${subcommand}` : ''}`;
 }

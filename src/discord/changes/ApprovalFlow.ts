@@ -1,0 +1,168 @@
+import {
+  type ButtonInteraction,
+  channelMention,
+  type ModalSubmitInteraction,
+  TimestampStyles,
+  time,
+  userMention,
+} from 'discord.js';
+import { translator } from '../../i18n/Translator.js';
+import { Colour } from '../../replies/colours.js';
+import { escapeUserText } from '../../replies/escapeUserText.js';
+import type { ChangeRecord } from '../../store/index.js';
+import { ephemeral, type Invocation } from '../Answers.js';
+import type { AnyChangeSpec } from '../CommandModule.js';
+import type { ChangeFlowState } from './ChangeFlowState.js';
+import type { ChangeSender } from './ChangeSender.js';
+import type { ClickGuard } from './ClickGuard.js';
+import {
+  approvalRequest,
+  closedMessage,
+  decidedMessage,
+  presserT,
+  previewEmbed,
+  rejectModal,
+  shownPreview,
+} from './renderChange.js';
+
+/**
+ * Two-person approval: a confirmed change that APPROVAL_REQUIRED lists waits in `awaiting_approval`
+ * (secrets still sealed: nothing has been sent) behind a public request with Approve and Reject;
+ * anyone with the command's tier but the requester approves, once, and the approval sends it.
+ */
+export class ApprovalFlow {
+  constructor(
+    private readonly state: ChangeFlowState,
+    private readonly guard: ClickGuard,
+    private readonly sender: ChangeSender,
+  ) {}
+
+  /** Confirmed, but a second person must approve: the request is posted, the prompt says where. */
+  async request(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+  ): Promise<void> {
+    const { state } = this;
+    const { journal, config, messages, answers } = state.deps;
+    const channelId = config.approval.channelId ?? record.channelId ?? interaction.channelId;
+    const expiresAt = new Date(state.deps.now().getTime() + config.approval.timeoutMs);
+    if (!(await journal.awaitApproval(record, expiresAt, { channelId }))) {
+      await interaction.reply(
+        ephemeral({
+          content: closedMessage({ ...record, state: 'awaiting_approval' }, presserT(interaction)),
+        }),
+      );
+      return;
+    }
+    state.forgetPrompt(record.id);
+    const waiting = { ...record, state: 'awaiting_approval' as const, expiresAt };
+    // The prompt being edited is the requester's, in their language.
+    const t = translator(record.locale);
+    const shown = shownPreview(waiting, spec, t);
+    await interaction.update({
+      embeds: [previewEmbed(shown, t, Colour.info, t('changes.approval.posting'))],
+      components: [],
+    });
+    let messageId: string;
+    try {
+      messageId = await messages.post(channelId, approvalRequest(waiting, spec, state.channelT));
+    } catch (error) {
+      // Without a request nobody can approve: withdraw it rather than leave it waiting unseen.
+      await journal.decide(waiting, spec, 'rejected', {
+        channelId,
+        reason: 'approval request could not be posted',
+      });
+      await answers.fail(interaction, invocation, error);
+      return;
+    }
+    await journal.noteApproval(waiting, { channelId, messageId });
+    const link = `https://discord.com/channels/${record.guildId ?? '@me'}/${channelId}/${messageId}`;
+    const pending = t('changes.approval.pending', {
+      tier: spec.tier,
+      channel: channelMention(channelId),
+      link,
+      expires: time(expiresAt, TimestampStyles.RelativeTime),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply({ embeds: [previewEmbed(shown, t, Colour.info, pending)], components: [] }),
+    );
+    invocation.logger.info(
+      { change: record.id, channel: channelId, message: messageId },
+      'approval requested',
+    );
+  }
+
+  /** Approve: anyone with the command's tier except the requester; one click wins, once. */
+  async approve(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.guard.check(interaction, id, 'approve');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    const approver = { id: interaction.user.id, name: interaction.user.username, locale: t.locale };
+    if (!(await this.state.deps.journal.approve(record, spec, approver))) {
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'sending' }, t) }));
+      return;
+    }
+    invocation.logger.info({ change: record.id, approver: approver.id }, 'change approved');
+    // Its end is the requester's change and the approver's act: the audit row names both.
+    const acted = { ...invocation, actedBy: { id: approver.id, name: approver.name } };
+    await this.sender.send(interaction, { ...record, state: 'sending' }, spec, acted, approver);
+  }
+
+  /** Reject: an approver, or the requester withdrawing; the reason comes from a form (optional). */
+  async reject(interaction: ButtonInteraction | ModalSubmitInteraction, id: string): Promise<void> {
+    const click = await this.guard.check(interaction, id, 'reject');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    if (interaction.isButton()) {
+      await interaction.showModal(rejectModal(record.id, t));
+      return;
+    }
+    const { journal, answers } = this.state.deps;
+    const withdrawing = record.requestedById === interaction.user.id;
+    const reason = interaction.fields.getTextInputValue('reason').trim();
+    const by = { id: interaction.user.id, name: interaction.user.username };
+    const decision = { ...(record.approval ?? {}), rejectedById: by.id, rejectedByName: by.name, reason };
+    if (!(await journal.decide(record, spec, 'rejected', decision))) {
+      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'rejected' }, t) }));
+      return;
+    }
+    const channelT = this.state.channelT;
+    const mention = userMention(by.id);
+    const status = reason
+      ? channelT(withdrawing ? 'changes.approval.withdrawn_because' : 'changes.approval.rejected_because', {
+          by: mention,
+          reason: escapeUserText(reason, 300),
+        })
+      : channelT(withdrawing ? 'changes.approval.withdrawn' : 'changes.approval.rejected', { by: mention });
+    await answers.safely(invocation, () =>
+      interaction.reply(
+        ephemeral({
+          content: t(withdrawing ? 'changes.approval.withdrawn_reply' : 'changes.approval.rejected_reply'),
+        }),
+      ),
+    );
+    await this.editRequest(record, spec, status, invocation);
+    await answers.finish(
+      withdrawing ? invocation : { ...invocation, actedBy: by },
+      'rejected',
+      withdrawing ? 'withdrawn' : `rejected by ${by.name}`,
+    );
+  }
+
+  /** The request, closed, with what became of it. */
+  async editRequest(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    status: string,
+    invocation: Invocation,
+  ): Promise<void> {
+    const { channelId, messageId } = (record.approval ?? {}) as { channelId?: string; messageId?: string };
+    if (!channelId || !messageId) return;
+    const { answers, messages } = this.state.deps;
+    await answers.safely(invocation, () =>
+      messages.edit(channelId, messageId, approvalRequest(record, spec, this.state.channelT, status, false)),
+    );
+  }
+}

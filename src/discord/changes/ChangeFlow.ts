@@ -1,0 +1,210 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import {
+  type ButtonInteraction,
+  MessageFlags,
+  type ModalSubmitInteraction,
+  TimestampStyles,
+  time,
+} from 'discord.js';
+import { translator } from '../../i18n/Translator.js';
+import { Colour } from '../../replies/colours.js';
+import { literal } from '../../replies/literal.js';
+import type { MessageBody, PreviewFile } from '../../replies/ReplyBody.js';
+import { approvalNotHere } from '../../replies/UserError.js';
+import { ephemeral, type Invocation } from '../Answers.js';
+import type { AnyChangeSpec } from '../CommandModule.js';
+import { withAttachments } from '../withAttachments.js';
+import { ApprovalFlow } from './ApprovalFlow.js';
+import { type ChangeFlowDeps, ChangeFlowState, type Prompted } from './ChangeFlowState.js';
+import { ChangeSender } from './ChangeSender.js';
+import { ChangeSweeper } from './ChangeSweeper.js';
+import { ClickGuard } from './ClickGuard.js';
+import { closedMessage, previewEmbed, promptButtons, statusBody } from './renderChange.js';
+
+/**
+ * Prompt → Confirm → send → outcome, on change records: everything a change does between the
+ * command and its answer. State lives in the journal, so a prompt outlives a restart and a
+ * double click or two replicas send once; what lives here is only this process's view of it
+ * (ChangeFlowState). Each button passes the one ClickGuard before it acts.
+ */
+export class ChangeFlow {
+  readonly #state: ChangeFlowState;
+  readonly #guard: ClickGuard;
+  readonly #sender: ChangeSender;
+  readonly #approvals: ApprovalFlow;
+  readonly #sweeper: ChangeSweeper;
+
+  constructor(deps: ChangeFlowDeps, track: (task: Promise<void>) => void) {
+    this.#state = new ChangeFlowState(deps, track);
+    this.#guard = new ClickGuard(this.#state, (record) => this.#sweeper.expire(record.id, record));
+    this.#sender = new ChangeSender(this.#state);
+    this.#approvals = new ApprovalFlow(this.#state, this.#guard, this.#sender);
+    this.#sweeper = new ChangeSweeper(this.#state, this.#approvals);
+  }
+
+  /** Stopping: the router turns new commands away too. */
+  get draining(): boolean {
+    return this.#state.draining;
+  }
+
+  /** Stores the change and shows the invoker what will be sent, with Confirm and Cancel. */
+  async prompt(
+    interaction: Prompted,
+    invocation: Invocation,
+    spec: AnyChangeSpec,
+    parameters: object,
+  ): Promise<void> {
+    const state = this.#state;
+    const { journal, answers, config, store } = state.deps;
+    const checking = spec.precheck?.(parameters, { config, logger: invocation.logger, store });
+    // A look-up first (the store, a DNS query). What is at hand within this turn of the event loop
+    // (the store's answer) goes into the prompt as the first response; anything that waits for I/O is
+    // acknowledged first, so neither Discord's deadline nor the acknowledgement waits for it.
+    let deferred = false;
+    if (checking instanceof Promise) {
+      const settled = () => true;
+      const quick = await Promise.race([checking.then(settled, settled), nextTurn(false)]);
+      if (!quick) {
+        await answers.acknowledge(invocation, interaction.deferReply({ flags: MessageFlags.Ephemeral }));
+        deferred = true;
+      }
+    }
+    const checked = (await checking) ?? parameters;
+    const requester = {
+      id: invocation.userId,
+      name: invocation.userName,
+      guildId: invocation.guildId,
+      channelId: invocation.channelId,
+      locale: invocation.locale,
+    };
+    const record = await journal.open(invocation.label, spec, checked, requester, invocation.correlationId);
+    const t = translator(invocation.locale);
+    const preview = spec.preview(checked, t);
+    const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
+    const body: MessageBody & { files?: PreviewFile[] } = {
+      embeds: [
+        {
+          ...previewEmbed(preview, t, Colour.warning),
+          description: t('changes.prompt.description', { expires }),
+        },
+      ],
+      components: [promptButtons(record.id, false, t)],
+      ...(preview.files ? { files: preview.files } : {}),
+    };
+    const shown = withAttachments(state.sandboxed(body, t));
+    if (deferred) await interaction.editReply(shown);
+    else await answers.acknowledge(invocation, interaction.reply(ephemeral(shown)));
+    const delay = record.expiresAt.getTime() - state.deps.now().getTime();
+    const timer = setTimeout(() => state.track(this.#sweeper.expire(record.id)), Math.max(0, delay));
+    timer.unref();
+    state.prompts.set(record.id, { timer, interaction });
+    invocation.logger.info({ change: record.id, operation: record.operation }, 'change prompted');
+  }
+
+  async confirm(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.#guard.check(interaction, id, 'confirm');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    const { approvals, approvalsHere, answers, journal } = this.#state.deps;
+    try {
+      if (await approvals.requires(record.command)) {
+        if (!approvalsHere) throw approvalNotHere(record.command);
+        await this.#approvals.request(interaction, record, spec, invocation);
+        return;
+      }
+    } catch (error) {
+      await answers.fail(interaction, invocation, error);
+      return;
+    }
+    if (!(await journal.claim(record, spec))) {
+      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
+      return;
+    }
+    this.#state.forgetPrompt(record.id);
+    await this.#sender.send(interaction, record, spec, invocation);
+  }
+
+  async cancel(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.#guard.check(interaction, id, 'cancel');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    if (!(await this.#state.deps.journal.close(record, spec, 'cancelled'))) {
+      await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
+      return;
+    }
+    this.#state.forgetPrompt(record.id);
+    const prompt = translator(record.locale);
+    await interaction.update(
+      statusBody(record, spec, prompt, Colour.neutral, prompt('changes.prompt.cancelled')),
+    );
+    await this.#state.deps.answers.finish(invocation, 'cancelled');
+  }
+
+  /** Send again: a repeatable change whose outcome was unknown. */
+  async sendAgain(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.#guard.check(interaction, id, 'send_again');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    if (!spec.repeatable || !(await this.#state.deps.journal.resend(record))) {
+      await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
+      return;
+    }
+    await this.#sender.send(interaction, { ...record, state: 'sending' }, spec, invocation);
+  }
+
+  /** Try again: the same change as a new prompt, after a read-back showed it did not happen. */
+  async tryAgain(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.#guard.check(interaction, id, 'try_again');
+    if (!click) return;
+    const { record, spec, invocation } = click;
+    try {
+      await this.prompt(interaction, invocation, spec, record.parameters);
+    } catch (error) {
+      await this.#state.deps.answers.fail(interaction, invocation, error);
+    }
+  }
+
+  /**
+   * Revert on a change's public record: a new, ordinary prompt (diff, Confirm, approval, journal, audit)
+   * for what undoes it, as whoever pressed — who needs the change's tier.
+   */
+  async revert(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.#guard.check(interaction, id, 'revert');
+    const revert = click?.spec.revert;
+    if (!click || !revert) return;
+    const { record, spec, invocation, t } = click;
+    const { answers, store, now } = this.#state.deps;
+    try {
+      const parameters = await revert(record, { store, now });
+      if (parameters === undefined) {
+        const nothing = t('changes.revert.nothing', { target: literal(record.target ?? '') });
+        await answers.acknowledge(invocation, interaction.reply(ephemeral({ content: nothing })));
+        await answers.finish(invocation, 'ok', 'nothing to revert to');
+        return;
+      }
+      await this.prompt(interaction, invocation, spec, parameters);
+    } catch (error) {
+      await answers.fail(interaction, invocation, error);
+    }
+  }
+
+  approve(interaction: ButtonInteraction, id: string): Promise<void> {
+    return this.#approvals.approve(interaction, id);
+  }
+
+  reject(interaction: ButtonInteraction | ModalSubmitInteraction, id: string): Promise<void> {
+    return this.#approvals.reject(interaction, id);
+  }
+
+  sweep(): Promise<void> {
+    return this.#sweeper.sweep();
+  }
+
+  startDraining(): void {
+    this.#sweeper.startDraining();
+  }
+
+  abandonSending(): Promise<void> {
+    return this.#sweeper.abandonSending();
+  }
+}

@@ -1,0 +1,151 @@
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { ApprovalPolicy } from '../../changes/ApprovalPolicy.js';
+import { type ChangeJournal, masked } from '../../changes/ChangeJournal.js';
+import type { Config } from '../../config.js';
+import { newCorrelationId } from '../../correlationId.js';
+import type { HostingClient } from '../../hosting/HostingClient.js';
+import type { Locale } from '../../i18n/locales.js';
+import { type Translator, translator } from '../../i18n/Translator.js';
+import type { Logger, SecretRegistry } from '../../logger.js';
+import type { BotMessages } from '../../replies/ReplyBody.js';
+import type { ChangeRecord, Store } from '../../store/index.js';
+import type { Answers, Invocation } from '../Answers.js';
+import type { AnyChangeSpec, SendContext } from '../CommandModule.js';
+import { withSandboxNotice } from '../render/sandboxNotice.js';
+import { presserT } from './renderChange.js';
+
+export interface ChangeFlowDeps {
+  journal: ChangeJournal;
+  approvals: ApprovalPolicy;
+  /** False where nobody can approve (the console): a change that needs approval is refused. */
+  approvalsHere: boolean;
+  /** For what changes keep beyond their records (`remember`, `revert`, `precheck`). */
+  store: Store;
+  /** The change subcommands, by label (`/domain register`). */
+  specs: ReadonlyMap<string, AnyChangeSpec>;
+  answers: Answers;
+  hosting: HostingClient;
+  config: Config;
+  logger: Logger;
+  secrets: SecretRegistry;
+  generatePassword: () => string;
+  now: () => Date;
+  /** Waits between the read-backs after an unknown outcome: a few tries over up to two minutes. */
+  readBackDelaysMs?: readonly number[];
+  /** Replica ids whose lease is current, this one included. */
+  liveReplicas: () => Promise<readonly string[]>;
+  /** Bot messages (not interaction tokens): approval requests stay editable for days. */
+  messages: BotMessages;
+}
+
+/** An interaction a prompt was shown in: a command, a form's submit, or a button (Try again, Revert). */
+export type Prompted = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
+
+/** Who approved a change, for the public record and the audit trail. */
+export interface Approver {
+  id: string;
+  name: string;
+  /** Their language: the private part of the outcome goes to them. */
+  locale: Locale;
+}
+
+/** A change this process is sending: what a forced shutdown needs to record and tell. */
+export interface Sending {
+  interaction: ButtonInteraction;
+  record: ChangeRecord;
+  spec: AnyChangeSpec;
+  invocation: Invocation;
+  /** The language of the message the outcome goes into: the prompt's, or the approval request's. */
+  t: Translator;
+}
+
+/**
+ * What the parts of the change flow share: their dependencies, and this process's own view of the
+ * changes (the prompts it showed, the calls it has in flight, whether it is stopping). Everything
+ * else about a change lives in its record.
+ */
+export class ChangeFlowState {
+  readonly prompts = new Map<string, { timer: NodeJS.Timeout; interaction: Prompted }>();
+  readonly sending = new Map<string, Sending>();
+  /** Stopping: new confirmations and approvals are turned away; records stay as they are. */
+  draining = false;
+
+  constructor(
+    readonly deps: ChangeFlowDeps,
+    /** Work that outlives the click (expiry edits, read-backs): a draining process waits for it. */
+    readonly track: (task: Promise<void>) => void,
+  ) {}
+
+  /** BOT_LOCALE: for what the whole channel reads. */
+  get channelT(): Translator {
+    return translator(this.deps.config.botLocale);
+  }
+
+  /** A change picked up from its record: its requester, its correlation id, its age. */
+  invocationOf(record: ChangeRecord, interaction?: ButtonInteraction): Invocation {
+    const age = this.deps.now().getTime() - record.createdAt.getTime();
+    const spec = this.deps.specs.get(record.command);
+    return {
+      label: record.command,
+      correlationId: record.correlationId,
+      userId: record.requestedById,
+      userName: record.requestedByName,
+      guildId: record.guildId,
+      channelId: interaction?.channelId ?? record.channelId,
+      startedAt: performance.now() - Math.max(0, age),
+      locale: record.locale,
+      logger: this.deps.logger.child({
+        cid: record.correlationId,
+        command: record.command,
+        change: record.id,
+      }),
+      changing: true,
+      target: record.target,
+      parameters: spec ? masked(spec, record.parameters) : record.parameters,
+      changeId: record.id,
+    };
+  }
+
+  /** A new invocation of a change's command by whoever pressed one of its buttons (Revert). */
+  pressed(interaction: ButtonInteraction, label: string): Invocation {
+    const correlationId = newCorrelationId();
+    return {
+      label,
+      correlationId,
+      userId: interaction.user.id,
+      userName: interaction.user.username,
+      guildId: interaction.guildId,
+      channelId: interaction.channelId,
+      startedAt: performance.now(),
+      locale: presserT(interaction).locale,
+      changing: true,
+      logger: this.deps.logger.child({ cid: correlationId, command: label, user: interaction.user.id }),
+    };
+  }
+
+  /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
+  sendContext(record: ChangeRecord, locale: Locale = record.locale): SendContext {
+    const { hosting, logger, secrets, generatePassword } = this.deps;
+    return {
+      hosting,
+      logger,
+      secrets,
+      generatePassword,
+      correlationId: record.correlationId,
+      changeId: record.id,
+      requesterId: record.requestedById,
+      t: translator(locale),
+      channelT: this.channelT,
+    };
+  }
+
+  sandboxed<T extends { content?: string }>(body: T, t: Translator): T {
+    return withSandboxNotice(body, this.deps.config.hosting.sandbox, t);
+  }
+
+  forgetPrompt(id: string): void {
+    const prompt = this.prompts.get(id);
+    if (prompt) clearTimeout(prompt.timer);
+    this.prompts.delete(id);
+  }
+}

@@ -1,0 +1,228 @@
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type ButtonInteraction,
+  ButtonStyle,
+  userMention,
+} from 'discord.js';
+import { masked, type SentState } from '../../changes/ChangeJournal.js';
+import { HostingApiError } from '../../hosting/HostingApiError.js';
+import { type Translator, translator } from '../../i18n/Translator.js';
+import { Colour } from '../../replies/colours.js';
+import type { ReplyBody } from '../../replies/ReplyBody.js';
+import type { ChangeRecord } from '../../store/index.js';
+import { ephemeral, type Invocation } from '../Answers.js';
+import type { AnyChangeSpec, ChangeOutcome } from '../CommandModule.js';
+import { describeError } from '../describeError.js';
+import { actionButton, actionRow } from '../render/actionButton.js';
+import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
+import { readBackChange } from './readBackChange.js';
+import { approvalRequest, statusBody, unknownReason } from './renderChange.js';
+
+/** A sent change's state from its error: unknown only where the request may have been carried out. */
+function sentState(error: unknown, spec: AnyChangeSpec): SentState {
+  if (!(error instanceof HostingApiError)) return 'failed';
+  if (error.kind === 'outcome_unknown') return 'unknown';
+  // A PUT that timed out may have been applied; being idempotent, it can simply be sent again.
+  if (spec.repeatable && error.kind === 'timeout') return 'unknown';
+  return 'failed';
+}
+
+/**
+ * Sends a claimed change and settles its outcome: done, failed, or unknown (then read back, or offered
+ * to be sent again); each told where it was confirmed, once.
+ */
+export class ChangeSender {
+  constructor(private readonly state: ChangeFlowState) {}
+
+  /**
+   * Answers where the change was confirmed: in the invoker's prompt, or — approved — on the public
+   * approval request, where the private part (a password, say) goes only to the approver.
+   */
+  async send(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    approver?: Approver,
+  ): Promise<void> {
+    const { state } = this;
+    const { journal, answers } = state.deps;
+    // Approved, the answers go into the public request; otherwise into the requester's prompt.
+    const t = approver ? state.channelT : translator(record.locale);
+    const sending = approver
+      ? t('changes.approval.sending', { approver: userMention(approver.id) })
+      : t('changes.prompt.sending');
+    try {
+      // If Discord no longer accepts this click, the user never saw it confirmed: nothing is sent.
+      await interaction.update(
+        approver
+          ? approvalRequest(record, spec, t, sending, false)
+          : statusBody(record, spec, t, Colour.info, sending),
+      );
+    } catch (error) {
+      invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
+      await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false });
+      await answers.finish(invocation, 'failed', 'not acknowledged');
+      return;
+    }
+    invocation.logger.info(
+      { change: record.id, operation: record.operation, sent: masked(spec, record.parameters) },
+      'change confirmed, sending',
+    );
+    state.sending.set(record.id, { interaction, record, spec, invocation, t });
+    let outcome: ChangeOutcome;
+    try {
+      // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
+      const parameters = journal.sendable(record, spec);
+      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale));
+    } catch (error) {
+      await this.#failed(interaction, record, spec, invocation, error, t);
+      return;
+    }
+    // Gone from `sending` means a forced shutdown already recorded and told the owner.
+    if (!state.sending.delete(record.id)) return;
+    if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
+      await this.#leaseLost(interaction, record, spec, invocation, t, 'done', outcome.private);
+      return;
+    }
+    invocation.logger.info({ change: record.id }, 'change applied');
+    await this.#remember(record, spec, 'done', invocation);
+    await this.#tellDone(interaction, record, spec, invocation, outcome, t, approver);
+    await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
+  }
+
+  async #tellDone(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    outcome: ChangeOutcome,
+    t: Translator,
+    approver?: Approver,
+  ): Promise<void> {
+    const { state } = this;
+    const { answers } = state.deps;
+    const channelT = state.channelT;
+    if (!approver) {
+      await answers.safely(invocation, () =>
+        interaction.editReply({ ...state.sandboxed(outcome.private, t), components: [] }),
+      );
+      await answers.safely(invocation, () => interaction.followUp(state.sandboxed(outcome.public, channelT)));
+      return;
+    }
+    const done = channelT('changes.approval.done', {
+      requester: userMention(record.requestedById),
+      approver: userMention(approver.id),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply(approvalRequest(record, spec, channelT, done, false)),
+    );
+    await answers.safely(invocation, () =>
+      interaction.followUp(ephemeral(state.sandboxed(outcome.private, translator(approver.locale)))),
+    );
+    await answers.safely(invocation, () =>
+      interaction.followUp({
+        ...state.sandboxed(outcome.public, channelT),
+        content: channelT('changes.approval.public_record', {
+          content: outcome.public.content ?? '',
+          approver: userMention(approver.id),
+        }).trim(),
+      }),
+    );
+  }
+
+  async #failed(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    error: unknown,
+    t: Translator,
+  ): Promise<void> {
+    const { state } = this;
+    const { journal, answers } = state.deps;
+    const description = describeError(error, record.correlationId, t);
+    answers.log(invocation, error, description.unexpected);
+    if (!state.sending.delete(record.id)) return;
+    const sent = sentState(error, spec);
+    const kind = error instanceof HostingApiError ? error.kind : 'internal';
+    const settled = await journal.settle(record, 'sending', sent, {
+      error: kind,
+      status: error instanceof HostingApiError ? (error.status ?? null) : null,
+    });
+    if (!settled) {
+      await this.#leaseLost(interaction, record, spec, invocation, t, sent);
+      return;
+    }
+    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
+    let status = description.message;
+    const components: APIActionRowComponent<APIButtonComponent>[] = [];
+    if (sent === 'unknown' && spec.readBack) {
+      status += `\n${t('changes.read_back.checking')}`;
+    } else if (sent === 'unknown' && spec.repeatable) {
+      status = t('changes.outcome.repeatable_unknown', {
+        reason: unknownReason(error, t),
+        reference: t('errors.reference', { id: record.correlationId }),
+      });
+      components.push(
+        actionRow(actionButton('again', record.id, t('changes.button.send_again'), ButtonStyle.Primary)),
+      );
+    }
+    await answers.safely(invocation, () =>
+      interaction.editReply(statusBody(record, spec, t, Colour.danger, status, components)),
+    );
+    await answers.finish(invocation, sent, kind);
+    if (sent === 'unknown' && spec.readBack) {
+      state.track(readBackChange(state, interaction, record, spec, invocation, t));
+    }
+  }
+
+  /** What a change keeps beyond its record; never fails the change (it was sent). */
+  async #remember(
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    outcome: 'done' | 'unknown',
+    invocation: Invocation,
+  ): Promise<void> {
+    if (!spec.remember) return;
+    try {
+      await spec.remember(record, outcome, { store: this.state.deps.store, now: this.state.deps.now });
+    } catch (error) {
+      invocation.logger.error({ err: error, change: record.id }, 'could not remember the sent change');
+    }
+  }
+
+  /**
+   * The provider answered, but this replica no longer held the change's lease: another one found it
+   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record;
+   * the prompt says the same, and what only this replica has (a generated password) still reaches the
+   * one who confirmed, privately.
+   */
+  async #leaseLost(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    t: Translator,
+    answered: SentState,
+    privatePart?: ReplyBody,
+  ): Promise<void> {
+    const { answers } = this.state.deps;
+    invocation.logger.warn(
+      { change: record.id, answered },
+      'lease lost while sending: another replica recorded the outcome as unknown',
+    );
+    const status = t('changes.outcome.lease_lost', {
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply(statusBody(record, spec, t, Colour.danger, status)),
+    );
+    if (privatePart) {
+      await answers.safely(invocation, () =>
+        interaction.followUp(ephemeral(this.state.sandboxed(privatePart, t))),
+      );
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import { userMention } from 'discord.js';
+import { translator } from '../../i18n/Translator.js';
+import { Colour } from '../../replies/colours.js';
+import type { ChangeRecord } from '../../store/index.js';
+import type { ApprovalFlow } from './ApprovalFlow.js';
+import type { ChangeFlowState } from './ChangeFlowState.js';
+import { promptButtons, statusBody } from './renderChange.js';
+
+// Prompts of an earlier run or another replica have no timer here, and a replica that died mid-send
+// leaves its changes `sending`: a sweep ends both.
+const SWEEP_INTERVAL_MS = 10_000;
+
+/**
+ * The ends nobody clicks: prompts and approval requests that ran out, changes whose sending replica
+ * is gone, and, at shutdown, the calls still waiting for the provider.
+ */
+export class ChangeSweeper {
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly state: ChangeFlowState,
+    private readonly approvals: ApprovalFlow,
+  ) {
+    this.#timer = setInterval(() => state.track(this.sweep()), SWEEP_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /**
+   * Ends every overdue pending change, and every change whose sending replica is gone, once
+   * (whichever replica gets there first), and records it.
+   */
+  async sweep(): Promise<void> {
+    const { journal, answers, messages, logger } = this.state.deps;
+    try {
+      for (const record of await journal.overdue()) await this.expire(record.id, record);
+      const live = await this.state.deps.liveReplicas();
+      for (const record of await journal.orphans(live)) {
+        const invocation = this.state.invocationOf(record);
+        invocation.logger.warn(
+          { change: record.id },
+          'the replica sending this change stopped; outcome unknown',
+        );
+        await answers.finish(invocation, 'unknown', 'replica stopped');
+        // Its prompt still says "Sending…" and only the dead replica could have edited it: the channel
+        // is told instead, naming the requester, so nobody sends it again blindly.
+        if (!record.channelId) continue;
+        const t = this.state.channelT;
+        await messages
+          .post(record.channelId, {
+            content: t('changes.orphan.unknown', {
+              requester: userMention(record.requestedById),
+              command: record.command,
+              target: record.target ?? '',
+              reference: t('errors.reference', { id: record.correlationId }),
+            }),
+          })
+          .catch((error: unknown) => {
+            invocation.logger.warn({ err: error }, 'could not post the unknown outcome');
+          });
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'could not sweep expired changes');
+    }
+  }
+
+  /** A prompt or an approval request that ran out: closed once, its message edited, audited. */
+  async expire(id: string, known?: ChangeRecord): Promise<void> {
+    const { state } = this;
+    const { journal, answers, specs } = state.deps;
+    const record = known ?? (await journal.get(id));
+    const spec = record && specs.get(record.command);
+    if (!record || !spec) return;
+    if (record.state === 'awaiting_approval') {
+      if (!(await journal.decide(record, spec, 'expired', record.approval ?? {}))) return;
+      const invocation = state.invocationOf(record);
+      await this.approvals.editRequest(record, spec, state.channelT('changes.approval.expired'), invocation);
+      await answers.finish(invocation, 'expired', 'approval timed out');
+      return;
+    }
+    if (record.state !== 'pending') return;
+    if (!(await journal.close(record, spec, 'expired'))) return;
+    const invocation = state.invocationOf(record);
+    const prompt = state.prompts.get(id);
+    state.forgetPrompt(id);
+    if (prompt) {
+      const t = translator(record.locale);
+      await answers.safely(invocation, () =>
+        prompt.interaction.editReply(
+          statusBody(record, spec, t, Colour.neutral, t('changes.prompt.expired'), [
+            promptButtons('x', true, t),
+          ]),
+        ),
+      );
+    }
+    await answers.finish(invocation, 'expired');
+  }
+
+  /**
+   * Shutdown: prompts stay open (their records outlive the process); new confirmations are turned
+   * away.
+   */
+  startDraining(): void {
+    this.state.draining = true;
+    clearInterval(this.#timer);
+    for (const { timer } of this.state.prompts.values()) clearTimeout(timer);
+    this.state.prompts.clear();
+  }
+
+  /** Out of time: a change still waiting for the provider was sent, so its outcome is unknown. */
+  async abandonSending(): Promise<void> {
+    const { state } = this;
+    const abandoned = [...state.sending.values()];
+    state.sending.clear();
+    await Promise.all(
+      abandoned.map(async ({ interaction, record, spec, invocation, t }) => {
+        await state.deps.journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' });
+        const status = t('changes.outcome.shutdown', {
+          reference: t('errors.reference', { id: record.correlationId }),
+        });
+        await state.deps.answers.safely(invocation, () =>
+          interaction.editReply(statusBody(record, spec, t, Colour.danger, status)),
+        );
+        await state.deps.answers.finish(invocation, 'unknown', 'shutdown');
+      }),
+    );
+  }
+}
