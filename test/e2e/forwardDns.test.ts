@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CallbackType,
   confirmAndWait,
-  ephemeralReply,
   fieldValue,
   idle,
   isEphemeral,
   openPrompt,
   rec,
+  textOf,
 } from '../support/e2eHelpers.js';
 import type { InteractionOptions } from '../support/FakeDiscord.js';
 import { FakeDnsServer } from '../support/FakeDnsServer.js';
@@ -42,8 +42,10 @@ describe('RDNS_FORWARD_CHECK=warn (the default)', () => {
 
   it('the prompt says the host name resolves to the IP; Confirm sends once', async () => {
     const prompt = await openPrompt(t, rdns('mail.example.com'));
-    // A resolver that answers at once: the prompt is the first response.
-    expect(rec((await t.nth(prompt.interaction, 0)).body).type).toBe(CallbackType.reply);
+    // Even a resolver that answers at once is never waited for: an ephemeral deferral, then the prompt.
+    const ack = rec((await t.nth(prompt.interaction, 0)).body);
+    expect(ack.type).toBe(CallbackType.defer);
+    expect(isEphemeral(rec(ack.data))).toBe(true);
     expect(fieldValue(prompt.embed, 'Forward DNS')).toContain('✅');
     expect(fieldValue(prompt.embed, 'Forward DNS')).toContain('resolves to `203.0.113.7`');
     expect(dns.queries).toContainEqual({ name: 'mail.example.com', type: 1 });
@@ -87,8 +89,11 @@ describe('RDNS_FORWARD_CHECK=require', () => {
 
   it('anything but a match is refused privately, naming what was found, with no API call and no record', async () => {
     const i = t.command(rdns('typo.example.com'));
-    // The look-up answered at once: the refusal is the first, ephemeral, response.
-    const text = await ephemeralReply(t, i);
+    // Acknowledged first (ephemerally); the refusal follows in the same private answer.
+    const ack = rec((await t.nth(i, 0)).body);
+    expect(ack.type).toBe(CallbackType.defer);
+    expect(isEphemeral(rec(ack.data))).toBe(true);
+    const text = textOf(rec((await t.nth(i, 1)).body));
     expect(text).toContain('RDNS_FORWARD_CHECK=require');
     expect(text).toContain('`198.51.100.1`, `198.51.100.9`');
     await idle(t);
