@@ -1,11 +1,12 @@
 import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import type { z } from 'zod';
 import { newCorrelationId } from '../correlationId.js';
 import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
+import { encodeQuery, parseRetryAfter, readCapped } from './httpWire.js';
+import { type Attempt, classifyTransportError, judgeAnswer, type Operation } from './judgeAnswer.js';
 import {
   type BindPanelLicenseInput,
   CHANGE_REQUESTS,
@@ -15,7 +16,6 @@ import {
   type CreateMusicBotUserInput,
   type DomainInfo,
   type MusicBotUser,
-  type OperationName,
   type ServerLogEntry,
   type SetReverseDnsInput,
   type SubmitDnsRecordsInput,
@@ -69,40 +69,9 @@ export interface CallOptions {
   correlationId?: string;
 }
 
-type Method = 'GET' | 'PUT' | 'POST';
-
-interface Operation<T> {
-  name: OperationName;
-  method: Method;
-  pathTemplate: string;
-  path: string;
-  query?: Record<string, string>;
-  parse: (body: unknown) => z.ZodSafeParseResult<T>;
-  /** Changing operations answer `{}` in the spec; an empty 2xx body is accepted there, not for reads. */
-  emptyBodyOk?: boolean;
-}
-
-type Verdict<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
-/** One try: its verdict, and what it looked like on the wire (HTTP status, or the error kind). */
-type Attempt<T> = Verdict<T> & { outcome: number | HostingErrorKind };
-
 const MAX_BODY_BYTES = 1024 * 1024;
 const SNIPPET_LENGTH = 160;
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-// A POST answered by a gateway with these may still have been carried out behind it.
-const AMBIGUOUS_POST_STATUS = new Set([502, 504]);
-// Errors raised before a single byte of the request left: the provider never saw it.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 const DEFAULT_MAX_URL_BYTES = 8192;
-// 414 URI Too Long, 431 Request Header Fields Too Large: refused before anything was done.
-const TOO_LARGE_STATUS = new Set([414, 431]);
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 4000 };
 
 /**
@@ -360,97 +329,10 @@ export class HostingClient {
       'hosting api call',
     );
 
-    return { outcome: status, ...this.#verdict(op, status, text, retryAfterMs, fail) };
-  }
-
-  /** What an answer means, once it has arrived. */
-  #verdict<T>(
-    op: Operation<T>,
-    status: number,
-    text: string,
-    retryAfterMs: number | undefined,
-    fail: (kind: HostingErrorKind, message: string, extra?: Partial<HostingApiError>) => HostingApiError,
-  ): Verdict<T> {
-    const snippet = () => this.#snippet(text, op.query);
-    if (status < 200 || status >= 300) {
-      const base = { status, retryAfterMs, snippet: snippet() };
-      if (status === 401 || status === 403) {
-        return {
-          ok: false,
-          retryable: false,
-          error: fail('unauthorized', `provider rejected the API token (${status})`, base),
-        };
-      }
-      if (status === 404)
-        return {
-          ok: false,
-          retryable: false,
-          error: fail('not_found', 'provider answered 404 not found', base),
-        };
-      if (TOO_LARGE_STATUS.has(status)) {
-        return {
-          ok: false,
-          retryable: false,
-          error: fail('request_too_large', `provider refused the request as too large (${status})`, base),
-        };
-      }
-      if (status === 429) {
-        return {
-          ok: false,
-          retryable: true,
-          error: fail('rate_limited', 'provider rate limit reached (429)', base),
-        };
-      }
-      if (op.method === 'POST' && AMBIGUOUS_POST_STATUS.has(status)) {
-        return {
-          ok: false,
-          retryable: false,
-          error: fail(
-            'outcome_unknown',
-            `provider gateway answered ${status}; the change may or may not have been applied`,
-            base,
-          ),
-        };
-      }
-      return {
-        ok: false,
-        retryable: RETRYABLE_STATUS.has(status),
-        error: fail('upstream', `provider error (${status})`, base),
-      };
-    }
-
-    // A change the provider answered 2xx may have been carried out whatever its body says: an answer
-    // that cannot be read leaves its outcome unknown (read back, never "try again").
-    const unreadable = (message: string, snippetText: string): Verdict<T> => ({
-      ok: false,
-      retryable: false,
-      error:
-        op.method === 'GET'
-          ? fail('bad_response', message, { status, snippet: snippetText })
-          : fail('outcome_unknown', `${message}; the change may or may not have been applied`, {
-              status,
-              snippet: snippetText,
-            }),
-    });
-    let body: unknown;
-    if (text.trim() === '') {
-      if (!op.emptyBodyOk) return unreadable(`empty ${status} body`, '');
-      body = {};
-    } else {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return unreadable(`provider answered ${status} with something that is not JSON`, snippet());
-      }
-    }
-    const parsed = op.parse(body);
-    if (!parsed.success) {
-      const issues = parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
-        .join('; ');
-      return unreadable(cutText(`unexpected response shape: ${issues}`, 300), snippet());
-    }
-    return { ok: true, value: parsed.data };
+    return {
+      outcome: status,
+      ...judgeAnswer(op, { status, text, retryAfterMs }, fail, () => this.#snippet(text, op.query)),
+    };
   }
 
   #retryDelay(attempt: number, retryAfterMs: number | undefined): number {
@@ -468,79 +350,4 @@ export class HostingClient {
     );
     return cutText(scrubSecrets(out, secrets), SNIPPET_LENGTH);
   }
-}
-
-/** `encodeURIComponent` semantics so every value reaches the server exactly as given (space → %20, + → %2B). */
-export function encodeQuery(query: Record<string, string> | undefined): string {
-  if (!query) return '';
-  const parts = Object.entries(query).map(
-    ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
-  );
-  return parts.length > 0 ? `?${parts.join('&')}` : '';
-}
-
-/** Retry-After is either delta-seconds or an HTTP date. */
-export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function classifyTransportError(
-  cause: unknown,
-  method: Method,
-  timeoutMs: number,
-): { kind: HostingErrorKind; message: string; timeoutMs?: number } {
-  const code = (cause as { code?: unknown })?.code;
-  const name = (cause as { name?: unknown })?.name;
-  if (code === 'BODY_TOO_LARGE') {
-    return method === 'GET'
-      ? { kind: 'bad_response', message: 'provider answer too large' }
-      : {
-          kind: 'outcome_unknown',
-          message: 'provider answer too large to read; the change may or may not have been applied',
-        };
-  }
-  if (typeof code === 'string' && NOT_SENT_CODES.has(code)) {
-    return { kind: 'network', message: `cannot reach the provider (${code})` };
-  }
-  const timedOut =
-    name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-  // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
-  const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
-  if (method === 'POST') {
-    return timedOut
-      ? {
-          kind: 'outcome_unknown',
-          message: `no answer within ${seconds} s; the change may or may not have been applied`,
-          timeoutMs,
-        }
-      : {
-          kind: 'outcome_unknown',
-          message:
-            'connection lost before the provider answered; the change may or may not have been applied',
-        };
-  }
-  if (timedOut)
-    return { kind: 'timeout', message: `no answer from the provider within ${seconds} s`, timeoutMs };
-  return {
-    kind: 'network',
-    message: `connection to the provider failed${typeof code === 'string' ? ` (${code})` : ''}`,
-  };
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, limit: number) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      throw Object.assign(new Error('response body too large'), { code: 'BODY_TOO_LARGE' });
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
