@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Kysely, type Selectable, sql } from 'kysely';
-import { pickLocale } from '../i18n/locales.js';
+import { type Kysely, sql } from 'kysely';
 import { auditPurgeBatch, auditQueries, PURGE_BATCH, PURGE_PAUSE_MS } from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
-import { chunksOf } from './chunksOf.js';
+import { dnsSetQueries } from './dnsSetQueries.js';
+import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
-import type { AuditEntry, ChangePatch, ChangeRecord, DnsSet, NewAuditEntry, Store } from './Store.js';
-import type { AuditTable, ChangesTable, Database, DnsSetsTable, Engine } from './schema.js';
+import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
+import type { ChangePatch, Store } from './Store.js';
+import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { watchQueries } from './watchQueries.js';
 
@@ -78,53 +79,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
     },
 
-    dnsSets: {
-      async record(set) {
-        const row = {
-          change_id: set.changeId,
-          domain: set.domain,
-          records: set.records,
-          outcome: set.outcome,
-          sent_by_id: set.sentById,
-          sent_by_name: set.sentByName,
-          sent_at: set.sentAt.getTime(),
-          correlation_id: set.correlationId,
-        };
-        await db
-          .insertInto('dns_sets')
-          .values(row)
-          .onConflict((oc) => oc.column('change_id').doUpdateSet({ outcome: set.outcome }))
-          .execute();
-      },
-
-      async get(changeId) {
-        const row = await db
-          .selectFrom('dns_sets')
-          .selectAll()
-          .where('change_id', '=', changeId)
-          .executeTakeFirst();
-        return row && toDnsSet(row);
-      },
-
-      async latest(domain, before) {
-        let query = db.selectFrom('dns_sets').selectAll().where('domain', '=', domain);
-        if (before) {
-          const at = before.sentAt.getTime();
-          query = query.where((eb) =>
-            eb.or([
-              eb('sent_at', '<', at),
-              eb.and([eb('sent_at', '=', at), eb('change_id', '<', before.changeId)]),
-            ]),
-          );
-        }
-        const row = await query
-          .orderBy('sent_at', 'desc')
-          .orderBy('change_id', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        return row && toDnsSet(row);
-      },
-    },
+    dnsSets: dnsSetQueries(db),
 
     watch: watchQueries(db, engine),
 
@@ -234,70 +189,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
     },
 
-    async importRows(rows) {
-      return db.transaction().execute(async (trx) => {
-        const count = async (table: 'changes' | 'audit' | 'watched_domains') => {
-          const row = await trx
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow();
-          return Number(row.n);
-        };
-        const existing = { changes: await count('changes'), audit: await count('audit') };
-        if (existing.changes > 0 || existing.audit > 0 || (await count('watched_domains')) > 0) {
-          return { imported: false, existing };
-        }
-        let changes = 0;
-        for await (const batch of rows.changes) {
-          for (const chunk of chunksOf(batch)) {
-            await trx.insertInto('changes').values(chunk.map(changeRow)).execute();
-            changes += chunk.length;
-          }
-        }
-        // One multi-row INSERT assigns ids in the order of its rows, so the order given is kept.
-        let audit = 0;
-        for await (const batch of rows.audit) {
-          for (const chunk of chunksOf(batch)) {
-            await trx.insertInto('audit').values(chunk.map(auditRow)).execute();
-            audit += chunk.length;
-          }
-        }
-        const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
-        for (const chunk of chunksOf(rows.watch?.domains ?? [])) {
-          await trx
-            .insertInto('watched_domains')
-            .values(
-              chunk.map((d) => ({
-                domain: d.domain,
-                unicode: d.unicode,
-                added_by_id: d.addedById,
-                added_at: d.addedAt.getTime(),
-                checked_at: d.checkedAt?.getTime() ?? null,
-                status: d.status,
-                failures: d.failures,
-                expiry_date: d.expiryDate,
-                active: flag(d.active),
-                expired: flag(d.expired),
-                transferred_away: flag(d.transferredAway),
-              })),
-            )
-            .execute();
-        }
-        for (const chunk of chunksOf(rows.watch?.alerts ?? [])) {
-          await trx
-            .insertInto('watch_alerts')
-            .values(chunk.map((a) => ({ domain: a.domain, alert_key: a.key, sent_at: a.sentAt.getTime() })))
-            .execute();
-        }
-        return {
-          imported: true,
-          changes,
-          audit,
-          watched: rows.watch?.domains.length ?? 0,
-          alerts: rows.watch?.alerts.length ?? 0,
-        };
-      });
-    },
+    importRows: (rows) => importRows(db, rows),
 
     async close() {
       await db.destroy();
@@ -317,127 +209,12 @@ function patchColumns(patch: ChangePatch) {
 }
 
 // JSON.stringify(undefined) is undefined, which a NOT NULL column refuses.
-const toJson = (value: unknown) => JSON.stringify(value ?? null);
-const toJsonOrNull = (value: object | null | undefined) => (value == null ? null : JSON.stringify(value));
-const fromJsonOrNull = (text: string | null) =>
-  text === null ? null : (JSON.parse(text) as Record<string, unknown>);
-
-function toChange(row: Selectable<ChangesTable>): ChangeRecord {
-  return {
-    id: row.id,
-    operation: row.operation,
-    command: row.command,
-    target: row.target,
-    parameters: JSON.parse(row.parameters) as Record<string, unknown>,
-    preview: JSON.parse(row.preview) as unknown,
-    requestedById: row.requested_by_id,
-    requestedByName: row.requested_by_name,
-    guildId: row.guild_id,
-    channelId: row.channel_id,
-    state: row.state,
-    correlationId: row.correlation_id,
-    result: fromJsonOrNull(row.result),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-    expiresAt: new Date(row.expires_at),
-    replicaId: row.replica_id,
-    approval: fromJsonOrNull(row.approval),
-    locale: pickLocale(row.locale),
-  };
-}
-
 /** One statement for a whole batch of claims; the database decides each id. */
 const claimStatement = (claims: readonly Claim[]) =>
   sql<{ interaction_id: string }>`insert into interaction_claims (interaction_id, replica_id, claimed_at)
     values ${sql.join(claims.map(({ id, replicaId, at }) => sql`(${id}, ${replicaId}, ${at})`))}
     on conflict do nothing returning interaction_id`;
 
-function toDnsSet(row: Selectable<DnsSetsTable>): DnsSet {
-  return {
-    changeId: row.change_id,
-    domain: row.domain,
-    records: row.records,
-    outcome: row.outcome === 'done' ? 'done' : 'unknown',
-    sentById: row.sent_by_id,
-    sentByName: row.sent_by_name,
-    sentAt: new Date(Number(row.sent_at)),
-    correlationId: row.correlation_id,
-  };
-}
-
-function toAudit(row: Selectable<AuditTable>): AuditEntry {
-  return {
-    id: row.id,
-    at: new Date(row.at),
-    userId: row.user_id,
-    userName: row.user_name,
-    guildId: row.guild_id,
-    channelId: row.channel_id,
-    command: row.command,
-    subcommand: row.subcommand,
-    target: row.target,
-    outcome: row.outcome,
-    detail: row.detail,
-    correlationId: row.correlation_id,
-    durationMs: row.duration_ms,
-    parameters: fromJsonOrNull(row.parameters),
-    changeId: row.change_id,
-    actedById: row.acted_by_id,
-    actedByName: row.acted_by_name,
-  };
-}
-
-/** Every column of a change as stored (importRows). */
-function changeRow(change: ChangeRecord) {
-  return {
-    id: change.id,
-    operation: change.operation,
-    command: change.command,
-    target: change.target,
-    parameters: JSON.stringify(change.parameters),
-    preview: toJson(change.preview),
-    requested_by_id: change.requestedById,
-    requested_by_name: change.requestedByName,
-    guild_id: change.guildId,
-    channel_id: change.channelId,
-    state: change.state,
-    correlation_id: change.correlationId,
-    result: toJsonOrNull(change.result),
-    created_at: change.createdAt.getTime(),
-    updated_at: change.updatedAt.getTime(),
-    expires_at: change.expiresAt.getTime(),
-    replica_id: change.replicaId,
-    approval: toJsonOrNull(change.approval),
-    locale: change.locale,
-  };
-}
-
-/** Every column of an audit entry but its id, which the database assigns. */
-function auditRow(entry: NewAuditEntry) {
-  return {
-    at: entry.at.getTime(),
-    user_id: entry.userId,
-    user_name: entry.userName,
-    guild_id: entry.guildId,
-    channel_id: entry.channelId,
-    command: entry.command,
-    subcommand: entry.subcommand,
-    target: entry.target,
-    outcome: entry.outcome,
-    detail: entry.detail,
-    correlation_id: entry.correlationId,
-    duration_ms: entry.durationMs,
-    parameters: toJsonOrNull(entry.parameters),
-    change_id: entry.changeId,
-    acted_by_id: entry.actedById ?? null,
-    acted_by_name: entry.actedByName ?? null,
-  };
-}
-
-/**
- * The store's own clock in epoch milliseconds. Heartbeats are written and judged by it, so replicas whose
- * local clocks disagree still agree on whose lease ran out.
- */
 function storeClockMs(engine: Engine) {
   return engine === 'postgres'
     ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
