@@ -16,6 +16,7 @@ import {
 import { customId } from '../src/discord/customId.js';
 import { validated } from '../src/discord/options.js';
 import { message } from '../src/i18n/Translator.js';
+import { type AuditData, auditEntryData } from '../src/replies/answerData.js';
 import type { PreviewFile } from '../src/replies/ReplyBody.js';
 import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
 import type { AuditEntry, AuditFilter, Store } from '../src/store/index.js';
@@ -284,10 +285,22 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
   const result = await page(store, query, 0);
   let exportNote: string | undefined;
   const files: PreviewFile[] = [];
+  const { since, userId, ...filter } = query;
+  const data: AuditData = {
+    filter: {
+      since: new Date(since * 1000).toISOString(),
+      ...(userId === undefined ? {} : { user: userId }),
+      ...filter,
+    },
+    total: result.total,
+    offset: result.offset,
+    entries: result.rows.map(auditEntryData),
+  };
   if (request.export) {
     const all = await exportMatches(store, storeFilter(query));
     files.push({ name: EXPORT_FILE, content: auditCsv(all.rows) });
     const count = all.rows.length;
+    data.export = { file: EXPORT_FILE, rows: count, total: all.total };
     exportNote =
       all.total > count
         ? t('audit.export.capped', { file: EXPORT_FILE, count, total: all.total })
@@ -305,7 +318,7 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
     },
     t,
   );
-  return files.length > 0 ? { ...body, files } : body;
+  return files.length > 0 ? { ...body, files, data } : { ...body, data };
 }
 
 const paging: ComponentHandler = {

@@ -10,16 +10,19 @@ import {
   change,
   defineCommand,
   GUILD_ONLY,
+  type ReadAnswer,
   read,
 } from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
 import { optionalStringOption, stringOption } from '../src/discord/options.js';
+import { daysUntil } from '../src/discord/render/daysUntil.js';
 import { domainLabel } from '../src/discord/render/domainLabel.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
+import { type DomainExpiryData, domainInfoData, failedLookupData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import { literal } from '../src/replies/literal.js';
 import { InvalidOptionError } from '../src/replies/UserError.js';
@@ -275,7 +278,11 @@ export const domain = defineCommand(definition, {
         const info = await context.hosting.getDomainInfo(name.ascii, {
           correlationId: context.correlationId,
         });
-        return { embeds: [renderDomainInfo(name, info, today(context), context.t)] };
+        const days = info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null;
+        return {
+          embeds: [renderDomainInfo(name, info, today(context), context.t)],
+          data: domainInfoData(name, info, days),
+        };
       },
     }),
     expiry: read({
@@ -309,9 +316,28 @@ export const domain = defineCommand(definition, {
           input,
           reason: context.t.render(error.problem),
         }));
-        return renderDomainExpiry(results, within, today(context), context.t, invalid).map((embeds) => ({
-          embeds,
-        }));
+        const data: DomainExpiryData = {
+          within,
+          domains: results.map(({ domain, info, error }) =>
+            info && error === undefined
+              ? domainInfoData(
+                  domain,
+                  info,
+                  info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null,
+                )
+              : failedLookupData(domain, error ?? context.t('domain.expiry.no_answer')),
+          ),
+          invalid,
+        };
+        // The data goes with the first message (the one with the summary).
+        const messages: ReadAnswer[] = renderDomainExpiry(
+          results,
+          within,
+          today(context),
+          context.t,
+          invalid,
+        ).map((embeds) => ({ embeds }));
+        return messages.map((body, index) => (index === 0 ? { ...body, data } : body));
       },
     }),
     register,

@@ -7,6 +7,7 @@ import { canRun, channelAllowed } from '../src/discord/access.js';
 import { type CommandContext, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { commandTexts } from '../src/i18n/commandTexts.js';
 import type { Translator } from '../src/i18n/Translator.js';
+import type { HelpData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import type { ReplyBody } from '../src/replies/ReplyBody.js';
 
@@ -22,9 +23,9 @@ function shownAs(path: string, part: 'name' | 'description', english: string, t:
 }
 
 /** Ephemeral: in the invoker's language, with the command descriptions their client shows. */
-function respond({ commands, tier, config, interaction, t }: CommandContext): ReplyBody {
+function respond({ commands, tier, config, interaction, t }: CommandContext): ReplyBody & { data: HelpData } {
   const here = channelAllowed(interaction, config.access);
-  const lines = commands.flatMap((module) =>
+  const entries = commands.flatMap((module) =>
     Object.entries(module.subcommands).map(([name, subcommand]) => {
       const option = module.definition.options?.find(
         (o): o is APIApplicationCommandSubcommandOption =>
@@ -41,9 +42,13 @@ function respond({ commands, tier, config, interaction, t }: CommandContext): Re
         t,
       );
       const allowed = canRun(subcommand, interaction, config.access);
-      return `${allowed ? '✅' : '🚫'} \`${label}\` — ${description} · *${subcommand.tier}*`;
+      return {
+        line: `${allowed ? '✅' : '🚫'} \`${label}\` — ${description} · *${subcommand.tier}*`,
+        data: { command: name ? `${command} ${name}` : command, tier: subcommand.tier, allowed, description },
+      };
     }),
   );
+  const lines = entries.map((entry) => entry.line);
   return {
     embeds: [
       {
@@ -53,6 +58,7 @@ function respond({ commands, tier, config, interaction, t }: CommandContext): Re
         footer: { text: here ? t('help.footer', { tier }) : t('help.footer_elsewhere', { tier }) },
       },
     ],
+    data: { tier, here, commands: entries.map((entry) => entry.data) },
   };
 }
 

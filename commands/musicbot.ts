@@ -127,6 +127,8 @@ export const musicbot = defineCommand(definition, {
               ],
             },
             result: { accountId: user.id },
+            // Shown once, to whoever confirmed: the console's --json prints it in that one answer.
+            privateData: { password },
           };
         } finally {
           forget();

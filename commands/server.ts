@@ -11,10 +11,11 @@ import {
   read,
 } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
-import { renderServerLog } from '../src/discord/render/renderServerLog.js';
+import { classifyLogStatus, renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { suggestServerIds } from '../src/discord/suggestions.js';
 import { checkForwardDns, type ForwardCheck } from '../src/dns/checkForwardDns.js';
 import { type Message, message, type Translator } from '../src/i18n/Translator.js';
+import { serverLogData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import { literal } from '../src/replies/literal.js';
 import { RefusalError } from '../src/replies/UserError.js';
@@ -81,7 +82,10 @@ export const server = defineCommand(definition, {
       target: (serverId) => `server ${serverId}`,
       run: async ({ hosting, correlationId, t }, serverId) => {
         const entry = await hosting.getServerLog(serverId, { correlationId });
-        return { embeds: [renderServerLog(serverId, entry, t)] };
+        return {
+          embeds: [renderServerLog(serverId, entry, t)],
+          data: serverLogData(serverId, entry, classifyLogStatus(entry.status)),
+        };
       },
     }),
     rdns: change({

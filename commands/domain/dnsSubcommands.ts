@@ -8,6 +8,7 @@ import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
 import { diffPreview, type EarlierSet, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
 import { message, type Translator } from '../../src/i18n/Translator.js';
+import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
 import { InvalidOptionError } from '../../src/replies/UserError.js';
 import type { DnsSet } from '../../src/store/index.js';
@@ -186,6 +187,7 @@ export const dnsRecordsRead = read({
             description: t('domain.records.none', { domain: domainLabel(name) }),
           },
         ],
+        data: dnsRecordsData(name, undefined),
       };
     }
     const records = JSON.parse(last.records) as DnsRecord[];
@@ -205,6 +207,7 @@ export const dnsRecordsRead = read({
         },
       ],
       ...(files ? { files } : {}),
+      data: dnsRecordsData(name, last),
     };
   },
 });

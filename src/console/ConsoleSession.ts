@@ -32,6 +32,8 @@ import { CommandLineError, parseCommandLine } from './parseCommandLine.js';
 export interface Exchange {
   sent: Sent[];
   outcome: CommandOutcome | undefined;
+  /** The answer's data (the last one given, e.g. a change's outcome after its prompt), for --json. */
+  data: object | undefined;
 }
 
 /** A message as it ends up: replies edited in place, follow-ups and posts as messages of their own. */
@@ -85,6 +87,7 @@ export class ConsoleSession {
     const observer: RouterObserver = {
       acknowledged: () => {},
       finished: (_command, outcome) => session?.noteOutcome(outcome),
+      answered: (interactionId, data) => session?.noteData(interactionId, data),
     };
     // What the bot would post in a channel is shown in the terminal.
     const messages: BotMessages = {
@@ -128,6 +131,11 @@ export class ConsoleSession {
     this.onSent?.(sent, !active);
   };
 
+  /** An answer's data, for the exchange whose interaction it answered. */
+  noteData(interactionId: string, data: object): void {
+    if (this.#current && this.#active.has(interactionId)) this.#current.data = data;
+  }
+
   /** How the command in progress ended (from the router's observer). */
   noteOutcome(outcome: CommandOutcome): void {
     if (this.#current) this.#current.outcome = outcome;
@@ -139,7 +147,7 @@ export class ConsoleSession {
   }
 
   async #dispatch(interaction: ReturnType<typeof chatInputInteraction>, message?: string): Promise<Exchange> {
-    const exchange: Exchange = { sent: [], outcome: undefined };
+    const exchange: Exchange = { sent: [], outcome: undefined, data: undefined };
     this.#current = exchange;
     this.#currentId = interaction.id;
     this.#active.add(interaction.id);

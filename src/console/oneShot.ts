@@ -1,28 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
+import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
 import { modalOf, promptOf } from './answerControls.js';
 import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession, Exchange } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
 import { CommandLineError } from './parseCommandLine.js';
-import { buttonsOf, fileText, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
-
-/** The message's data for --json: text, embeds and files, without Discord's plumbing. */
-export function messageData(body: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  if (typeof body.content === 'string' && body.content !== '') data.content = body.content;
-  if (Array.isArray(body.embeds) && body.embeds.length > 0) data.embeds = body.embeds;
-  if (Array.isArray(body.files) && body.files.length > 0) {
-    data.files = (body.files as { name: string; attachment?: unknown; content?: string }[]).map((file) => ({
-      name: file.name,
-      content: fileText(file),
-    }));
-  }
-  const buttons = buttonsOf(body as MessageLike);
-  if (buttons.length > 0) data.buttons = buttons.map((b) => b.label);
-  return data;
-}
+import { type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
 
 /** The exit code for how a command ended. */
 export function exitFor(outcome: CommandOutcome | undefined): number {
@@ -93,6 +78,8 @@ async function answer(
   const { t } = session;
   const sent = [...exchange.sent];
   let outcome = exchange.outcome;
+  // What --json prints: the last data given (a change's outcome comes after its prompt's).
+  let data = exchange.data;
   const modal = modalOf(sent, t);
   if (modal) {
     if (io.stdin.isTTY) {
@@ -105,6 +92,7 @@ async function answer(
     );
     sent.push(...submitted.sent);
     outcome = submitted.outcome;
+    data = submitted.data ?? data;
   }
   const prompt = promptOf(sent);
   let notice: string | undefined;
@@ -117,9 +105,11 @@ async function answer(
       );
       sent.push(...confirmed.sent);
       outcome = confirmed.outcome;
+      data = confirmed.data ?? data;
     } else {
       // The preview only: the prompt is cancelled so it does not linger, and nothing is sent.
-      await session.press(prompt.cancel, undefined, prompt.ephemeral);
+      const cancelled = await session.press(prompt.cancel, undefined, prompt.ephemeral);
+      data = cancelled.data ?? data;
       notice = t('console.not_sent');
     }
   }
@@ -133,14 +123,17 @@ async function answer(
   const code = notice || nothingSent ? EXIT.notSent : exitFor(outcome);
   const failed = code !== EXIT.ok && !notice;
   if (args.json && !failed) {
-    writeLine(
-      io.stdout,
-      JSON.stringify(
-        messages.map((m) => messageData(m.body)),
-        null,
-        2,
-      ),
-    );
+    // A command that gives no data yet: its messages as plain text.
+    const plain = () =>
+      messages.map((m) =>
+        renderMessage({ ...m.body, components: [] } as MessageLike, { ...render, colour: false }),
+      );
+    writeLine(io.stdout, JSON.stringify(data ?? { messages: plain() }, null, 2));
+    // The data carries no notice of its own: made-up data is said so beside it.
+    if (session.config.hosting.sandbox) {
+      const notice = t('common.sandbox_notice', { label: SANDBOX_LABEL });
+      writeLine(io.stderr, renderMessage({ content: notice }, { ...render, colour: false }));
+    }
   } else {
     const text = messages
       .map((m) =>

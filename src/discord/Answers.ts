@@ -44,6 +44,11 @@ export interface RouterObserver {
   finished(command: string, outcome: CommandOutcome, ms: number): void;
   /** This replica claimed an interaction (won) or another replica already had (lost). */
   claimed?(won: boolean): void;
+  /**
+   * An answer's data (what its embeds are rendered from), or a change's, for the interaction that got it:
+   * the console's `--json` prints it. It may hold what only that interaction's user may see.
+   */
+  answered?(interactionId: string, data: object): void;
 }
 
 /** A command's end: a read or answer's outcome, or the final state of a change. */
@@ -132,6 +137,11 @@ export class Answers {
   async acknowledge(invocation: Invocation, response: Promise<unknown>): Promise<void> {
     await response;
     this.#observer?.acknowledged(invocation.label, performance.now() - invocation.startedAt);
+  }
+
+  /** Hands an answer's data to the observer (nothing when there is none). */
+  data(interaction: { id: string }, data: object | undefined): void {
+    if (data !== undefined) this.#observer?.answered?.(interaction.id, data);
   }
 
   async finish(invocation: Invocation, outcome: Ending, detail: string | null = null): Promise<void> {

@@ -88,6 +88,11 @@ export interface ChangeOutcome {
   public: ReplyBody;
   /** Kept in the change record (never a secret), e.g. the id the provider gave a new account. */
   result?: Record<string, unknown>;
+  /**
+   * What `private` shows, as data for whoever confirmed (a generated password): handed to their answer
+   * only (the console's `--json`), never stored, logged or posted.
+   */
+  privateData?: Record<string, unknown>;
 }
 
 /**
@@ -169,7 +174,12 @@ export type Subcommand =
   /** Changes: nothing is sent before the invoker confirms. */
   | ({ kind: 'change' } & AnyChangeSpec)
   /** Instant ephemeral answers that touch no API; `anywhere` skips the channel gate (for /help). */
-  | { kind: 'info'; tier: Tier; anywhere?: boolean; respond: (context: CommandContext) => ReplyBody };
+  | {
+      kind: 'info';
+      tier: Tier;
+      anywhere?: boolean;
+      respond: (context: CommandContext) => ReplyBody & { data?: AnswerData };
+    };
 
 /** A button of a command's own answer (e.g. paging), pressed later by anyone who can see it. */
 export interface ComponentHandler {
@@ -217,9 +227,16 @@ export function defineCommand<const D extends RESTPostAPIChatInputApplicationCom
   return { definition, ...handlers };
 }
 
-/** A read's answer; `files` become attachments. */
+/**
+ * What an answer is rendered from, as plain data: ISO dates, booleans as booleans, numbers as numbers, no
+ * Discord markup. Each command declares its own shape; the console's `--json` prints it.
+ */
+export type AnswerData = object;
+
+/** A read's answer; `files` become attachments, `data` is what the embeds show, as data. */
 export type ReadAnswer = ReplyBody & {
   files?: PreviewFile[];
+  data?: AnswerData;
   /** Work the answer says is under way; the answer is edited to what it resolves to (never rejects). */
   later?: Promise<ReadAnswer>;
 };

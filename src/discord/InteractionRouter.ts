@@ -325,13 +325,13 @@ export class InteractionRouter {
       const context = this.#context(interaction, invocation, tier, inChannel);
       checkOptionLimits(this.#options.get(label) ?? [], interaction.options);
       switch (subcommand.kind) {
-        case 'info':
-          await this.#answers.acknowledge(
-            invocation,
-            interaction.reply(ephemeral(subcommand.respond(context))),
-          );
+        case 'info': {
+          const { data, ...body } = subcommand.respond(context);
+          await this.#answers.acknowledge(invocation, interaction.reply(ephemeral(body)));
+          this.#answers.data(interaction, data);
           await this.#answers.finish(invocation, 'ok');
           return;
+        }
         case 'read': {
           const input = subcommand.parse(context);
           invocation.target = subcommand.target?.(input as never) ?? null;
@@ -346,10 +346,11 @@ export class InteractionRouter {
           const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          const { later, ...answer } = first;
+          const { later, data, ...answer } = first;
           const sandbox = this.#deps.config.hosting.sandbox;
           await interaction.editReply(withAttachments(withSandboxNotice(answer, sandbox, context.t)));
-          for (const body of rest) {
+          this.#answers.data(interaction, data);
+          for (const { data: _data, ...body } of rest) {
             const followUp = withAttachments(body);
             await interaction.followUp(subcommand.ephemeral ? ephemeral(followUp) : followUp);
           }
@@ -357,8 +358,9 @@ export class InteractionRouter {
           // Still this interaction's work: a draining process waits for it (within its grace).
           if (later) {
             await this.#answers.safely(invocation, async () => {
-              const { later: _, ...updated } = await later;
+              const { later: _, data: laterData, ...updated } = await later;
               await interaction.editReply(withAttachments(withSandboxNotice(updated, sandbox, context.t)));
+              this.#answers.data(interaction, laterData);
             });
           }
           return;

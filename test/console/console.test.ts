@@ -127,13 +127,12 @@ describe('console, one-shot', () => {
     expect(read.code).toBe(0);
   });
 
-  it('--json prints the messages as data', async () => {
-    const { code, stdout } = await runConsole(['--json', '/server logs 42']);
+  it('--json prints the answer’s data, and says on stderr that it is the sandbox’s', async () => {
+    const { code, stdout, stderr } = await runConsole(['--json', '/server logs 42']);
     expect(code).toBe(0);
-    const messages = JSON.parse(stdout) as { content?: string; embeds?: { title?: string }[] }[];
-    expect(messages).toHaveLength(1);
-    expect(messages[0]?.content).toContain('SANDBOX');
-    expect(messages[0]?.embeds?.[0]?.title).toContain('Server 42');
+    expect(JSON.parse(stdout)).toMatchObject({ serverId: 42, statusClass: expect.any(String) });
+    expect(stdout).not.toContain('SANDBOX');
+    expect(stderr).toContain('SANDBOX');
   });
 
   it('an API error goes to stderr with exit 1', async () => {

@@ -148,6 +148,7 @@ describe('ChangeFlow in German', () => {
         return true;
       },
       finish: async () => {},
+      data: () => {},
       fail: async (_i: unknown, _invocation: Invocation, error: unknown) => {
         throw error;
       },

@@ -6,6 +6,7 @@ import {
   TimestampStyles,
   time,
 } from 'discord.js';
+import { changeData } from '../../changes/changeData.js';
 import { translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { literal } from '../../replies/literal.js';
@@ -98,6 +99,7 @@ export class ChangeFlow {
     const timer = setTimeout(() => state.track(this.#sweeper.expire(record.id)), Math.max(0, delay));
     timer.unref();
     state.prompts.set(record.id, { timer, interaction });
+    answers.data(interaction, changeData(record, spec, 'pending'));
     invocation.logger.info({ change: record.id, operation: record.operation }, 'change prompted');
   }
 
@@ -137,6 +139,7 @@ export class ChangeFlow {
     await interaction.update(
       statusBody(record, spec, prompt, Colour.neutral, prompt('changes.prompt.cancelled')),
     );
+    this.#state.deps.answers.data(interaction, changeData(record, spec, 'cancelled'));
     await this.#state.deps.answers.finish(invocation, 'cancelled');
   }
 

@@ -6,6 +6,7 @@ import {
   userMention,
 } from 'discord.js';
 import { masked, type SentState } from '../../changes/ChangeJournal.js';
+import { changeData } from '../../changes/changeData.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
@@ -88,6 +89,11 @@ export class ChangeSender {
     }
     invocation.logger.info({ change: record.id }, 'change applied');
     await this.#remember(record, spec, 'done', invocation);
+    // Its data goes with the private part: to whoever confirmed, the requester or the approver.
+    answers.data(
+      interaction,
+      changeData(record, spec, 'done', { result: outcome.result ?? null, private: outcome.privateData }),
+    );
     await this.#tellDone(interaction, record, spec, invocation, outcome, t, approver);
     await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
   }
@@ -156,6 +162,7 @@ export class ChangeSender {
       return;
     }
     if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
+    answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
     if (sent === 'unknown' && spec.readBack) {

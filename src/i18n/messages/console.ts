@@ -12,7 +12,7 @@ With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 
   --as TIER   act with this tier (default viewer); the same gates apply as in Discord
   --yes       confirm a change without asking (one-shot); without it a change only shows its preview
   --revert DOMAIN  a change back to the DNS set sent before the domain's last one (like Revert in Discord)
-  --json      print the answer's messages as JSON
+  --json      print the answer's data as JSON (what its text is made from)
   --no-color  plain text (also NO_COLOR=1)
   --verbose   log lines on stderr
 Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
@@ -83,7 +83,7 @@ Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig
   --as STUFE  mit dieser Stufe handeln (Standard: viewer); es gelten dieselben Prüfungen wie in Discord
   --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
   --revert DOMAIN  eine Änderung zurück zum DNS-Satz vor dem letzten der Domain (wie Zurücksetzen in Discord)
-  --json      die Nachrichten der Antwort als JSON ausgeben
+  --json      die Daten der Antwort als JSON ausgeben (woraus ihr Text gemacht ist)
   --no-color  reiner Text (auch NO_COLOR=1)
   --verbose   Logzeilen auf stderr
 Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
