@@ -154,6 +154,9 @@ export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number)
     HTTP_PORT: String(port),
     HTTP_HOST: '127.0.0.1',
     LOG_LEVEL: 'debug',
+    // Off unless a test asks for it (with test/support/FakeDnsServer.ts): no test depends on the
+    // machine's resolvers, and the /server rdns prompt is the first response.
+    RDNS_FORWARD_CHECK: 'off',
   };
 }
 
