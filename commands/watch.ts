@@ -42,6 +42,13 @@ import {
   renderWatchLine,
   shown,
 } from '../src/watch/renderWatchLines.js';
+import {
+  type WatchAddData,
+  type WatchCheckData,
+  type WatchListData,
+  type WatchRemoveData,
+  watchedDomainData,
+} from '../src/watch/watchData.js';
 
 /** Names one `domains` option may hold. */
 export const MAX_OPTION_DOMAINS = 300;
@@ -180,7 +187,13 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
       channel: channelMention(watch.settings.channelId),
     }),
   );
-  const answer = (more: readonly string[]): ReadAnswer => ({
+  const data: WatchAddData = {
+    added: result.added,
+    alreadyWatched: result.already,
+    invalid: invalid.map((entry) => ({ input: entry.input, reason: t.render(entry.reason) })),
+    watching: total,
+  };
+  const answer = (more: readonly string[], lookedUp?: WatchAddData['lookedUp']): ReadAnswer => ({
     embeds: [
       {
         title: t('watch.add.title'),
@@ -188,6 +201,7 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
         description: cutText([...lines, ...more].join('\n'), 4096),
       },
     ],
+    data: lookedUp ? { ...data, lookedUp } : data,
   });
   if (result.added.length === 0) return answer([]);
   const added = count(t, result.added.length, 'watch.count.domains');
@@ -195,21 +209,30 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
     ...answer(['', t('watch.add.looking_up', { domains: added, concurrency: watch.settings.concurrency })]),
     // Alerts among them go out in a digest, once, like any run's.
     later: watch.run('added', result.added).then((summary) => {
-      const soonest = summary.seen
+      const byExpiry = summary.seen
         .filter((row) => row.expiryDate !== null)
-        .sort((a, b) => (a.expiryDate as string).localeCompare(b.expiryDate as string))
-        .slice(0, SOONEST_LISTED)
-        .map((row) => renderWatchLine(watch, row, t));
+        .sort((a, b) => (a.expiryDate as string).localeCompare(b.expiryDate as string));
+      const soonest = byExpiry.slice(0, SOONEST_LISTED).map((row) => renderWatchLine(watch, row, t));
+      const unknown = summary.seen.filter((row) => row.expiryDate === null);
+      const lookedUp = {
+        failed: summary.failed,
+        domains: [...byExpiry, ...unknown].map((row) =>
+          watchedDomainData(row, watch.daysLeft(row.expiryDate)),
+        ),
+      };
       const seconds = t.number(summary.durationMs / 1000, {
         minimumFractionDigits: 1,
         maximumFractionDigits: 1,
         useGrouping: false,
       });
-      return answer([
-        '',
-        t('watch.add.looked_up', { domains: added, seconds, failed: summary.failed }),
-        ...(soonest.length > 0 ? [t('watch.add.soonest'), ...soonest] : []),
-      ]);
+      return answer(
+        [
+          '',
+          t('watch.add.looked_up', { domains: added, seconds, failed: summary.failed }),
+          ...(soonest.length > 0 ? [t('watch.add.soonest'), ...soonest] : []),
+        ],
+        lookedUp,
+      );
     }),
   };
 }
@@ -255,6 +278,12 @@ async function remove(context: CommandContext, list: ParsedDomainList): Promise<
     );
   }
   lines.push('', t('watch.remove.watching', { domains: count(t, total, 'watch.count.domains') }));
+  const data: WatchRemoveData = {
+    removed: result.removed,
+    notWatched: result.notWatched,
+    invalid: list.invalid.map(({ input, error }) => ({ input, reason: t.render(error.problem) })),
+    watching: total,
+  };
   return {
     embeds: [
       {
@@ -263,6 +292,7 @@ async function remove(context: CommandContext, list: ParsedDomainList): Promise<
         description: cutText(lines.join('\n'), 4096),
       },
     ],
+    data,
   };
 }
 
@@ -302,6 +332,7 @@ async function listPage(
         },
       ],
       components: [],
+      data: { total: 0, offset: 0, domains: [] } satisfies WatchListData,
     };
   }
   const last = offset + result.rows.length;
@@ -323,7 +354,12 @@ async function listPage(
       pageButton(offset + WATCH_PAGE_SIZE, t('watch.list.next'), last >= result.total),
     ],
   };
-  return { embeds: [embed], components: [row] };
+  const data: WatchListData = {
+    total: result.total,
+    offset,
+    domains: result.rows.map((r) => watchedDomainData(r, watch.daysLeft(r.expiryDate))),
+  };
+  return { embeds: [embed], components: [row], data };
 }
 
 const paging: ComponentHandler = {
@@ -380,6 +416,14 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
         description: lines.join('\n'),
       },
     ],
+    data: {
+      checked: summary.checked,
+      failed: summary.failed,
+      alerts: summary.alerts.length,
+      messages: summary.messages,
+      durationMs: Math.round(summary.durationMs),
+      outcome: summary.outcome,
+    } satisfies WatchCheckData,
   };
 }
 

@@ -280,29 +280,31 @@ export class InteractionRouter {
         return this.#changes.revert(interaction, id);
       default: {
         const handler = this.#components.get(action);
-        return handler ? this.#component(interaction, handler, id) : Promise.resolve();
+        return handler ? this.#component(interaction, action, handler, id) : Promise.resolve();
       }
     }
   }
 
   /** A button of a command's own answer: the same gates as the command, then the message is updated. */
-  async #component(interaction: ButtonInteraction, handler: ComponentHandler, args: string): Promise<void> {
-    const invocation = this.#invocation(
-      interaction,
-      `button ${interaction.customId.split(':')[1] ?? ''}`,
-      false,
-    );
+  async #component(
+    interaction: ButtonInteraction,
+    action: string,
+    handler: ComponentHandler,
+    args: string,
+  ): Promise<void> {
+    const invocation = this.#invocation(interaction, `button ${action}`, false);
     try {
       if (this.#changes.draining) throw restarting();
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
       // A button of an answer in the channel updates it in the channel's language.
       const inChannel = !interaction.message.flags.has('Ephemeral');
-      const body = await handler.update({
+      const { data, ...body } = await handler.update({
         ...this.#context(interaction, invocation, tier, inChannel),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
       await this.#answers.acknowledge(invocation, interaction.update(withAttachments(body)));
+      this.#answers.data(interaction, data);
     } catch (error) {
       await this.#answers.fail(interaction, invocation, error, false);
     }

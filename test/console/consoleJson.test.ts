@@ -227,3 +227,57 @@ describe('console --json: changes, /domain records and /audit', { timeout: 90_00
     });
   });
 });
+
+describe('console --json: /watch', { timeout: 60_000 }, () => {
+  it('add (with what the look-up of the new domains found), list, check and remove as data', async () => {
+    const expiries: Record<string, string> = {
+      'w-soon.example': '2026-12-01',
+      'w-late.example': '2031-01-01',
+    };
+    api.respond('domainInfo', (request) => {
+      const expirydate = expiries[request.param ?? ''];
+      return expirydate
+        ? { body: { expirydate, active: 'true', expired: 'false', transferredAway: 'false' } }
+        : { status: 404, body: { error: 'not found' } };
+    });
+    const added = await json([
+      '--as',
+      'operator',
+      '/watch add domains:"w-late.example w-soon.example bad_name"',
+    ]);
+    expect(added.code).toBe(0);
+    expect(added.data).toMatchObject({
+      added: ['w-late.example', 'w-soon.example'],
+      alreadyWatched: [],
+      invalid: [{ input: 'bad_name' }],
+      watching: 2,
+      lookedUp: {
+        failed: 0,
+        // Soonest expiry first.
+        domains: [
+          { domain: 'w-soon.example', expires: '2026-12-01', status: 'ok', daysLeft: expect.any(Number) },
+          { domain: 'w-late.example', expires: '2031-01-01', status: 'ok', daysLeft: expect.any(Number) },
+        ],
+      },
+    });
+    const list = await json(['/watch list']);
+    expect(list.data).toMatchObject({ total: 2, offset: 0 });
+    const [first] = (list.data as { domains: { checkedAt: string; active: boolean }[] }).domains;
+    expect(first).toMatchObject({ domain: 'w-soon.example', active: true, transferredAway: false });
+    expect(first?.checkedAt).toMatch(ISO_INSTANT);
+    const check = await json(['--as', 'operator', '/watch check']);
+    expect(check.data).toMatchObject({
+      checked: 2,
+      failed: 0,
+      outcome: 'ok',
+      durationMs: expect.any(Number),
+    });
+    const removed = await json(['--as', 'operator', '/watch remove domains:"w-late.example never.example"']);
+    expect(removed.data).toEqual({
+      removed: ['w-late.example'],
+      notWatched: ['never.example'],
+      invalid: [],
+      watching: 1,
+    });
+  });
+});
