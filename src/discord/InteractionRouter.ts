@@ -1,21 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import {
-  type APIApplicationCommandOption,
-  ApplicationCommandOptionType,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  ComponentType,
-  type Interaction,
-  type ModalSubmitInteraction,
-  TextInputStyle,
+import type {
+  AutocompleteInteraction,
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  Interaction,
 } from 'discord.js';
 import { type AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../changes/ChangeJournal.js';
 import { SecretSeal } from '../changes/SecretSeal.js';
 import type { Config } from '../config.js';
-import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import { pickLocale } from '../i18n/locales.js';
 import { message, translator } from '../i18n/Translator.js';
@@ -24,24 +17,22 @@ import { handlerScope } from '../processGuards.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
 import type { Store } from '../store/index.js';
-import { commandLabel } from '../text/commandLabel.js';
 import { cutText } from '../text/cutText.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
-import { Answers, ephemeral, type Invocation, type RouterObserver } from './Answers.js';
-import { checkGates, runsAnywhere, type Tier } from './access.js';
+import { Answers, ephemeral, type RouterObserver } from './Answers.js';
+import { checkGates, runsAnywhere } from './access.js';
 import {
-  type AnyChangeSpec,
-  type CommandContext,
   type CommandModule,
   type ComponentContext,
   type ComponentHandler,
   isModalRequest,
-  type ModalRequest,
-  type Subcommand,
 } from './CommandModule.js';
+import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
-import { customId, parseCustomId } from './customId.js';
+import { parseCustomId } from './customId.js';
+import { FormDesk } from './FormDesk.js';
+import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { withAttachments } from './withAttachments.js';
 
@@ -80,8 +71,6 @@ export interface RouterDeps {
   watch?: DomainWatch;
 }
 
-// Interaction tokens outlive this by a minute; a modal left open longer is simply forgotten.
-const MODAL_TTL_MS = 14 * 60_000;
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
 const AUTOCOMPLETE_BUDGET_MS = 1500;
 
@@ -92,11 +81,8 @@ const AUTOCOMPLETE_BUDGET_MS = 1500;
  */
 export class InteractionRouter {
   readonly #deps: RouterDeps;
-  readonly #subcommands = new Map<string, Subcommand>();
-  /** The options each subcommand's definition declares, with their limits. */
-  readonly #options = new Map<string, readonly APIApplicationCommandOption[]>();
-  readonly #components = new Map<string, ComponentHandler>();
-  readonly #specs = new Map<string, AnyChangeSpec>();
+  readonly #table: CommandTable;
+  readonly #forms: FormDesk;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
@@ -104,18 +90,8 @@ export class InteractionRouter {
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
-    const specs = this.#specs;
-    for (const module of deps.commands) {
-      for (const [action, handler] of Object.entries(module.components ?? {})) {
-        this.#components.set(action, handler);
-      }
-      for (const [name, subcommand] of Object.entries(module.subcommands)) {
-        const label = commandLabel(module.definition.name, name);
-        this.#subcommands.set(label, subcommand);
-        this.#options.set(label, optionsOf(module.definition, name));
-        if (subcommand.kind === 'change') specs.set(label, subcommand);
-      }
-    }
+    this.#table = new CommandTable(deps.commands);
+    const specs = this.#table.specs;
     // Records and deadlines are real-world times; `deps.now` pins the calendar of read answers.
     const now = () => new Date();
     this.#answers = new Answers(
@@ -150,6 +126,7 @@ export class InteractionRouter {
       },
       (task) => void this.#track(task),
     );
+    this.#forms = new FormDesk({ ...deps, specs, answers: this.#answers, changes: this.#changes });
     // Prompts that ran out while no HostOps was running.
     void this.#track(this.#changes.sweep());
   }
@@ -255,7 +232,7 @@ export class InteractionRouter {
     if (!parsed) return;
     const { action, id } = parsed;
     if (interaction.isModalSubmit()) {
-      if (action === 'modal') await this.#modalSubmitted(interaction, id);
+      if (action === 'modal') await this.#forms.submitted(interaction, id);
       if (action === 'reject') await this.#changes.reject(interaction, id);
       return;
     }
@@ -279,7 +256,7 @@ export class InteractionRouter {
       case 'revert':
         return this.#changes.revert(interaction, id);
       default: {
-        const handler = this.#components.get(action);
+        const handler = this.#table.component(action);
         return handler ? this.#component(interaction, action, handler, id) : Promise.resolve();
       }
     }
@@ -292,14 +269,14 @@ export class InteractionRouter {
     handler: ComponentHandler,
     args: string,
   ): Promise<void> {
-    const invocation = this.#invocation(interaction, `button ${action}`, false);
+    const invocation = newInvocation(this.#deps.logger, interaction, `button ${action}`, false);
     try {
       if (this.#changes.draining) throw restarting();
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
       // A button of an answer in the channel updates it in the channel's language.
       const inChannel = !interaction.message.flags.has('Ephemeral');
       const { data, ...body } = await handler.update({
-        ...this.#context(interaction, invocation, tier, inChannel),
+        ...commandContext(this.#deps, interaction, invocation, tier, inChannel),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
@@ -312,8 +289,8 @@ export class InteractionRouter {
 
   async #command(interaction: ChatInputCommandInteraction): Promise<void> {
     const label = commandPath(interaction);
-    const subcommand = this.#subcommands.get(label);
-    const invocation = this.#invocation(interaction, label, subcommand?.kind === 'change');
+    const subcommand = this.#table.subcommand(label);
+    const invocation = newInvocation(this.#deps.logger, interaction, label, subcommand?.kind === 'change');
     const scope = handlerScope.getStore();
     if (scope) Object.assign(scope, { correlationId: invocation.correlationId, command: label });
     try {
@@ -324,8 +301,8 @@ export class InteractionRouter {
       });
       // A read answered in the channel speaks the channel's language; everything else the invoker's.
       const inChannel = subcommand.kind === 'read' && subcommand.ephemeral !== true;
-      const context = this.#context(interaction, invocation, tier, inChannel);
-      checkOptionLimits(this.#options.get(label) ?? [], interaction.options);
+      const context = commandContext(this.#deps, interaction, invocation, tier, inChannel);
+      checkOptionLimits(this.#table.options(label), interaction.options);
       switch (subcommand.kind) {
         case 'info': {
           const { data, ...body } = subcommand.respond(context);
@@ -373,7 +350,7 @@ export class InteractionRouter {
           }
           const parsed = subcommand.parse(context);
           if (isModalRequest(parsed)) {
-            await this.#openModal(interaction, invocation, parsed);
+            await this.#forms.open(interaction, invocation, parsed);
           } else {
             await this.#changes.prompt(interaction, invocation, subcommand, parsed);
           }
@@ -391,15 +368,15 @@ export class InteractionRouter {
    */
   async #autocomplete(interaction: AutocompleteInteraction): Promise<void> {
     const label = commandPath(interaction);
-    const subcommand = this.#subcommands.get(label);
+    const subcommand = this.#table.subcommand(label);
     const suggest = subcommand && 'autocomplete' in subcommand ? subcommand.autocomplete : undefined;
     let choices: { name: string; value: string | number }[] = [];
-    const invocation = this.#invocation(interaction, label, false);
+    const invocation = newInvocation(this.#deps.logger, interaction, label, false);
     if (suggest && subcommand && !this.#changes.draining) {
       try {
         const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label);
         const focused = interaction.options.getFocused(true);
-        const context = this.#context(interaction, invocation, tier);
+        const context = commandContext(this.#deps, interaction, invocation, tier);
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('suggestions took too long')), AUTOCOMPLETE_BUDGET_MS);
@@ -417,151 +394,4 @@ export class InteractionRouter {
       choices.slice(0, 25).map(({ name, value }) => ({ name: cutText(name, 100), value })),
     );
   }
-
-  /** `correlationId`: of the command this continues (a form's submit), else a new one. */
-  #invocation(
-    interaction:
-      | ChatInputCommandInteraction
-      | ButtonInteraction
-      | AutocompleteInteraction
-      | ModalSubmitInteraction,
-    label: string,
-    changing: boolean,
-    correlationId = newCorrelationId(),
-  ): Invocation {
-    const parent = this.#deps.logger;
-    let logger: Logger | undefined;
-    return {
-      label,
-      correlationId,
-      userId: interaction.user.id,
-      userName: interaction.user.username,
-      guildId: interaction.guildId,
-      channelId: interaction.channelId,
-      startedAt: performance.now(),
-      locale: pickLocale(interaction.locale),
-      changing,
-      // Made on first use, which for most commands comes after the acknowledgement.
-      get logger() {
-        logger ??= parent.child({
-          cid: correlationId,
-          command: label,
-          user: interaction.user.id,
-          guild: interaction.guildId,
-          channel: interaction.channelId,
-        });
-        return logger;
-      },
-    };
-  }
-
-  #context(
-    interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
-    invocation: Invocation,
-    tier: Tier,
-    inChannel = false,
-  ): CommandContext {
-    const { hosting, config, secrets, commands, generatePassword, store, watch } = this.#deps;
-    return {
-      t: translator(inChannel ? config.botLocale : invocation.locale),
-      locale: invocation.locale,
-      ...(watch ? { watch } : {}),
-      interaction: interaction as CommandContext['interaction'],
-      hosting,
-      config,
-      secrets,
-      commands,
-      store,
-      generatePassword,
-      tier,
-      logger: invocation.logger,
-      correlationId: invocation.correlationId,
-      now: this.#deps.now ?? (() => new Date()),
-    };
-  }
-
-  async #openModal(
-    interaction: ChatInputCommandInteraction,
-    invocation: Invocation,
-    { modal: request, state }: ModalRequest,
-  ): Promise<void> {
-    const nonce = randomBytes(12).toString('base64url');
-    await this.#deps.store.forms.open({
-      id: nonce,
-      ownerId: invocation.userId,
-      command: invocation.label,
-      state,
-      correlationId: invocation.correlationId,
-      expiresAt: new Date(Date.now() + MODAL_TTL_MS),
-    });
-    await this.#answers.acknowledge(
-      invocation,
-      interaction.showModal({
-        title: request.title,
-        custom_id: customId('modal', nonce),
-        components: [
-          {
-            type: ComponentType.ActionRow,
-            components: [
-              {
-                type: ComponentType.TextInput,
-                custom_id: 'text',
-                label: request.input.label,
-                style: TextInputStyle.Paragraph,
-                required: true,
-                max_length: request.input.maxLength ?? 4000,
-                ...(request.input.placeholder ? { placeholder: request.input.placeholder } : {}),
-              },
-            ],
-          },
-        ],
-      }),
-    );
-  }
-
-  /** A form's submit, on whichever replica received it: the store hands the form to exactly one. */
-  async #modalSubmitted(interaction: ModalSubmitInteraction, nonce: string): Promise<void> {
-    const form = await this.#deps.store.forms.take(nonce, interaction.user.id, new Date());
-    const spec = form && this.#specs.get(form.command);
-    if (!form || !spec?.submitForm) {
-      const t = translator(pickLocale(interaction.locale));
-      await interaction.reply(ephemeral({ content: t('errors.form_closed') }));
-      return;
-    }
-    const invocation = this.#invocation(interaction, form.command, true, form.correlationId);
-    try {
-      if (this.#changes.draining) throw restarting();
-      const { hosting, config } = this.#deps;
-      const parameters = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
-        hosting,
-        config,
-        t: translator(invocation.locale),
-      });
-      await this.#changes.prompt(interaction, invocation, spec, parameters);
-    } catch (error) {
-      await this.#answers.fail(interaction, invocation, error);
-    }
-  }
-}
-
-/** The whole path as typed: `/domain admin info` is not `/domain info`. */
-function commandPath(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string {
-  const parts = [
-    interaction.commandName,
-    interaction.options.getSubcommandGroup(false),
-    interaction.options.getSubcommand(false),
-  ].filter((part): part is string => Boolean(part));
-  return commandLabel(parts.join(' '));
-}
-
-/** The options of one subcommand (or of a command without subcommands, key ''). */
-function optionsOf(
-  definition: CommandModule['definition'],
-  subcommand: string,
-): readonly APIApplicationCommandOption[] {
-  if (subcommand === '') return definition.options ?? [];
-  const found = definition.options?.find(
-    (option) => option.type === ApplicationCommandOptionType.Subcommand && option.name === subcommand,
-  );
-  return found && 'options' in found ? (found.options ?? []) : [];
 }
