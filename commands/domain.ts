@@ -7,6 +7,7 @@ import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
 import {
   type CommandContext,
+  type ContextOf,
   change,
   defineCommand,
   GUILD_ONLY,
@@ -186,7 +187,7 @@ interface Registration {
   zoneC: string;
 }
 
-function parseRegistration({ interaction, config }: CommandContext): Registration {
+function parseRegistration({ interaction, config }: ContextOf<typeof definition, 'register'>): Registration {
   const { options } = interaction;
   const domain = stringOption(options, 'domain', parseDomain);
   const ns1 = stringOption(options, 'ns1', parseHostname);

@@ -11,6 +11,7 @@ import {
 import {
   type CommandContext,
   type ComponentHandler,
+  type ContextOf,
   defineCommand,
   GUILD_ONLY,
   type ReadAnswer,
@@ -56,13 +57,11 @@ export const WATCH_PAGE_SIZE = 10;
 /** New domains whose expiry `/watch add` lists once it has looked them up. */
 const SOONEST_LISTED = 10;
 
-const domainsOption = (description: string, required: boolean, autocomplete = false) =>
+const domainsOption = (description: string) =>
   ({
     type: ApplicationCommandOptionType.String,
     name: 'domains',
     description,
-    ...(required ? { required: true } : {}),
-    ...(autocomplete ? { autocomplete: true } : {}),
     max_length: 6000,
   }) as const;
 
@@ -76,7 +75,7 @@ export const definition = {
       name: 'add',
       description: 'Watch domains: up to 300 in the option, or a text/CSV file of up to 10,000',
       options: [
-        domainsOption('Domain names separated by spaces, commas or new lines', false),
+        domainsOption('Domain names separated by spaces, commas or new lines'),
         {
           type: ApplicationCommandOptionType.Attachment,
           name: 'file',
@@ -88,7 +87,13 @@ export const definition = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'remove',
       description: 'Stop watching domains',
-      options: [domainsOption('Domain names separated by spaces, commas or new lines', true, true)],
+      options: [
+        {
+          ...domainsOption('Domain names separated by spaces, commas or new lines'),
+          required: true,
+          autocomplete: true,
+        },
+      ],
     },
     {
       type: ApplicationCommandOptionType.Subcommand,
@@ -118,7 +123,7 @@ interface AddRequest {
 
 const parseList = (raw: string) => parseDomainList(raw, MAX_OPTION_DOMAINS);
 
-function parseAdd(context: CommandContext): AddRequest {
+function parseAdd(context: ContextOf<typeof definition, 'add'>): AddRequest {
   watchOf(context);
   const { options } = context.interaction;
   const raw = options.getString('domains');
@@ -237,7 +242,7 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
   };
 }
 
-function parseRemove(context: CommandContext): ParsedDomainList {
+function parseRemove(context: ContextOf<typeof definition, 'remove'>): ParsedDomainList {
   watchOf(context);
   return validated('domains', context.interaction.options.getString('domains', true), parseList);
 }

@@ -25,9 +25,102 @@ export const GUILD_ONLY: Required<
   integration_types: [ApplicationIntegrationType.GuildInstall],
 };
 
+/** The options a definition declares, as its `as const` JSON has them. */
+export type OptionList = readonly {
+  readonly name: string;
+  readonly type: ApplicationCommandOptionType;
+  readonly required?: boolean;
+}[];
+
+/** The options of subcommand `K` of definition `D` (of the command itself for `''`); none: `[]`. */
+export type OptionsOf<
+  D extends RESTPostAPIChatInputApplicationCommandsJSONBody,
+  K extends string,
+> = AsOptionList<
+  K extends ''
+    ? D['options']
+    : Extract<
+          NonNullable<D['options']>[number],
+          { type: ApplicationCommandOptionType.Subcommand; name: K }
+        > extends {
+          options?: infer O;
+        }
+      ? O
+      : never
+>;
+type AsOptionList<O> = O extends OptionList ? O : readonly [];
+
+type Names<O extends OptionList, T extends ApplicationCommandOptionType> = Extract<
+  O[number],
+  { type: T }
+>['name'];
+type RequiredNames<O extends OptionList, T extends ApplicationCommandOptionType> = Extract<
+  O[number],
+  { type: T; required: true }
+>['name'];
+
+/** The names a subcommand's options may be read by, per type; required ones apart. */
+export interface OptionNames {
+  any: string;
+  string: string;
+  requiredString: string;
+  integer: string;
+  requiredInteger: string;
+  boolean: string;
+  requiredBoolean: string;
+  attachment: string;
+  requiredAttachment: string;
+}
+
+/** The names of a definition's options (`OptionsOf`), per type. */
+export type NamesOf<O extends OptionList> = {
+  any: Names<O, ApplicationCommandOptionType>;
+  string: Names<O, ApplicationCommandOptionType.String>;
+  requiredString: RequiredNames<O, ApplicationCommandOptionType.String>;
+  integer: Names<O, ApplicationCommandOptionType.Integer>;
+  requiredInteger: RequiredNames<O, ApplicationCommandOptionType.Integer>;
+  boolean: Names<O, ApplicationCommandOptionType.Boolean>;
+  requiredBoolean: RequiredNames<O, ApplicationCommandOptionType.Boolean>;
+  attachment: Names<O, ApplicationCommandOptionType.Attachment>;
+  requiredAttachment: RequiredNames<O, ApplicationCommandOptionType.Attachment>;
+};
+
+type Resolver = ChatInputCommandInteraction['options'];
+
+/**
+ * An interaction's options as one subcommand's definition declares them: a name that is not declared,
+ * of another type, or read as required when it is optional fails the typecheck.
+ */
+export interface TypedOptions<N extends OptionNames = OptionNames> {
+  get(name: N['any']): ReturnType<Resolver['get']>;
+  getString(name: N['requiredString'], required: true): string;
+  getString(name: N['string']): string | null;
+  getInteger(name: N['requiredInteger'], required: true): number;
+  getInteger(name: N['integer']): number | null;
+  getBoolean(name: N['requiredBoolean'], required: true): boolean;
+  getBoolean(name: N['boolean']): boolean | null;
+  getAttachment(
+    name: N['requiredAttachment'],
+    required: true,
+  ): NonNullable<ReturnType<Resolver['getAttachment']>>;
+  getAttachment(name: N['attachment']): ReturnType<Resolver['getAttachment']>;
+}
+
+/** The command's interaction, its options typed by the subcommand's definition. */
+export type CommandInteraction<N extends OptionNames = OptionNames> = Omit<
+  ChatInputCommandInteraction<'cached' | 'raw'>,
+  'options'
+> & { options: TypedOptions<N> };
+
+/** The context of subcommand `K` of definition `D`: its options typed by their declared names. */
+export type ContextOf<
+  D extends RESTPostAPIChatInputApplicationCommandsJSONBody,
+  K extends string,
+> = CommandContext<NamesOf<OptionsOf<D, K>>>;
+
 /** Everything a handler may use: no globals, so tests can pin time, randomness and configuration. */
-export interface CommandContext {
-  interaction: ChatInputCommandInteraction<'cached' | 'raw'>;
+export interface CommandContext<N extends OptionNames = OptionNames> {
+  interaction: CommandInteraction<N>;
   hosting: HostingClient;
   config: Config;
   logger: Logger;
@@ -116,12 +209,13 @@ export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't'>;
  * stored, shown (`preview`), confirmed, and only then sent (`send`) — possibly by another process
  * after a restart, so nothing here may depend on anything but the parameters.
  */
-export interface ChangeSpec<P extends object> {
+export interface ChangeSpec<P extends object, N extends OptionNames = OptionNames> {
   tier: Tier;
   operation: ChangeOperation;
   /** Parameters that are secrets: stored only while pending, masked to their last four characters after. */
   secrets?: readonly (keyof P & string)[];
-  parse: (context: CommandContext) => P | ModalRequest;
+  // A method, so a spec typed by its own options still serves where any options are handled.
+  parse(context: CommandContext<N>): P | ModalRequest;
   /** The parameters from a form `parse` asked for; throws InvalidOptionError like any option parse. */
   submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => P;
   /** The domain, server, address or account the change is about (audit trail). */
@@ -159,26 +253,28 @@ export interface ChangeSpec<P extends object> {
 // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
 export type AnyChangeSpec = ChangeSpec<any>;
 
-export type Subcommand =
+export type Subcommand<N extends OptionNames = OptionNames> =
   /** Reads: options are parsed before the reply is deferred, so input errors stay ephemeral. */
   | {
       kind: 'read';
       tier: Tier;
-      parse: (context: CommandContext) => unknown;
-      run: (context: CommandContext, input: never) => Promise<ReadAnswer | ReadAnswer[]>;
-      target?: (input: never) => string;
+      // Methods: a read's own input type (`read<T>`) stands where the router handles any input.
+      parse(context: CommandContext<N>): unknown;
+      run(context: CommandContext<N>, input: unknown): Promise<ReadAnswer | ReadAnswer[]>;
+      target?(input: unknown): string;
       /** Answered only to the invoker (deferred ephemerally) instead of in the channel. */
       ephemeral?: true;
       autocomplete?: Autocomplete;
     }
   /** Changes: nothing is sent before the invoker confirms. */
-  | ({ kind: 'change' } & AnyChangeSpec)
+  // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
+  | ({ kind: 'change' } & ChangeSpec<any, N>)
   /** Instant ephemeral answers that touch no API; `anywhere` skips the channel gate (for /help). */
   | {
       kind: 'info';
       tier: Tier;
       anywhere?: boolean;
-      respond: (context: CommandContext) => ReplyBody & { data?: AnswerData };
+      respond(context: CommandContext<N>): ReplyBody & { data?: AnswerData };
     };
 
 /** A button of a command's own answer (e.g. paging), pressed later by anyone who can see it. */
@@ -220,7 +316,7 @@ export type SubcommandNames<D extends RESTPostAPIChatInputApplicationCommandsJSO
 export function defineCommand<const D extends RESTPostAPIChatInputApplicationCommandsJSONBody>(
   definition: D,
   handlers: {
-    subcommands: { [K in SubcommandNames<D>]: Subcommand };
+    subcommands: { [K in SubcommandNames<D>]: Subcommand<NamesOf<OptionsOf<D, K>>> };
     components?: Record<string, ComponentHandler>;
   },
 ): CommandModule {
@@ -246,20 +342,25 @@ export type Autocomplete = (
   context: CommandContext & { focused: { name: string; value: string } },
 ) => Promise<{ name: string; value: string | number }[]>;
 
-/** Lets a read declare its parsed input type while the router stays generic. */
-export function read<T>(spec: {
+/**
+ * Lets a read declare its parsed input type while the router stays generic; its options are typed by
+ * the subcommand it is given for (`defineCommand`), so an undeclared option fails the typecheck.
+ */
+export function read<T, N extends OptionNames = OptionNames>(spec: {
   tier: Tier;
-  parse: (context: CommandContext) => T;
-  run: (context: CommandContext, input: T) => Promise<ReadAnswer | ReadAnswer[]>;
+  parse: (context: CommandContext<N>) => T;
+  run: (context: CommandContext<N>, input: T) => Promise<ReadAnswer | ReadAnswer[]>;
   target?: (input: T) => string;
   ephemeral?: true;
   autocomplete?: Autocomplete;
-}): Subcommand {
-  return { kind: 'read', ...spec } as Subcommand;
+}): Subcommand<N> {
+  return { kind: 'read', ...spec };
 }
 
-/** Lets a change declare its parameter type while the router stays generic. */
-export function change<P extends object>(spec: ChangeSpec<P>): Subcommand {
+/** Lets a change declare its parameter type while the router stays generic; options as for `read`. */
+export function change<P extends object, N extends OptionNames = OptionNames>(
+  spec: ChangeSpec<P, N>,
+): Subcommand<N> {
   return { kind: 'change', ...spec };
 }
 

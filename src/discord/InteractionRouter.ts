@@ -313,12 +313,12 @@ export class InteractionRouter {
         }
         case 'read': {
           const input = subcommand.parse(context);
-          invocation.target = subcommand.target?.(input as never) ?? null;
+          invocation.target = subcommand.target?.(input) ?? null;
           // The deferral goes out first; the API call starts while Discord is still accepting it, so
           // the acknowledgement round trip does not add to the provider's latency. A read is safe to
           // start even if the deferral then fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
-          const running = subcommand.run(context, input as never);
+          const running = subcommand.run(context, input);
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
           const result = await running;

@@ -37,25 +37,28 @@ export function tierAllows(held: Tier, needed: Tier): boolean {
 }
 
 /** Role ids from the interaction payload itself, whether or not the guild is cached. */
-export function memberRoleIds(interaction: Interaction): ReadonlySet<string> {
+export function memberRoleIds(interaction: Pick<Interaction, 'member'>): ReadonlySet<string> {
   const member = interaction.member;
   if (!member) return new Set();
   return new Set(Array.isArray(member.roles) ? member.roles : member.roles.cache.keys());
 }
 
-export function channelAllowed(interaction: Interaction, access: AccessConfig): boolean {
+export function channelAllowed(interaction: Pick<Interaction, 'channelId'>, access: AccessConfig): boolean {
   return (
     access.channelIds.length === 0 ||
     (interaction.channelId !== null && access.channelIds.includes(interaction.channelId))
   );
 }
 
+/** What the gates read of an interaction (any kind: command, button, form, autocomplete). */
+export type Gated = Pick<Interaction, 'member' | 'channelId' | 'authorizingIntegrationOwners' | 'inGuild'>;
+
 /**
  * The gates every command passes, in order, before its options are even read: guild, channel, tier.
  * Throws RefusalError; returns the member's tier.
  */
 export function checkGates(
-  interaction: Interaction,
+  interaction: Gated,
   needed: Tier,
   access: AccessConfig,
   commandLabel: string,
@@ -75,7 +78,7 @@ export function runsAnywhere(subcommand: { kind?: string; anywhere?: boolean }):
 /** Whether this member may run this subcommand here: the router's gates, for /help's list. */
 export function canRun(
   subcommand: { tier: Tier; kind?: string; anywhere?: boolean },
-  interaction: Interaction,
+  interaction: Gated,
   access: AccessConfig,
 ): boolean {
   const held = memberTier(memberRoleIds(interaction), access);
@@ -83,7 +86,7 @@ export function canRun(
 }
 
 function refusalOf(
-  interaction: Interaction,
+  interaction: Gated,
   held: Tier,
   needed: Tier,
   access: AccessConfig,

@@ -1,9 +1,7 @@
-import type { ChatInputCommandInteraction } from 'discord.js';
 import { InvalidOptionError } from '../replies/UserError.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { refuseHiddenCharacters } from '../validation/refuseHiddenCharacters.js';
-
-type Options = ChatInputCommandInteraction['options'];
+import type { OptionNames, TypedOptions } from './CommandModule.js';
 
 /**
  * Runs a validator on one option, naming the option when it refuses the value. Every text value
@@ -18,13 +16,17 @@ export function validated<T>(option: string, raw: string, parse: (raw: string) =
   }
 }
 
-export function stringOption<T = string>(options: Options, name: string, parse?: (raw: string) => T): T {
+export function stringOption<N extends OptionNames, T = string>(
+  options: TypedOptions<N>,
+  name: N['requiredString'],
+  parse?: (raw: string) => T,
+): T {
   return validated(name, options.getString(name, true), parse ?? ((raw) => raw as T));
 }
 
-export function optionalStringOption<T>(
-  options: Options,
-  name: string,
+export function optionalStringOption<N extends OptionNames, T>(
+  options: TypedOptions<N>,
+  name: N['string'],
   parse: (raw: string) => T,
 ): T | undefined {
   const raw = options.getString(name);
