@@ -1,0 +1,100 @@
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIEmbed,
+  ButtonStyle,
+  ComponentType,
+  channelMention,
+} from 'discord.js';
+import type { CommandContext, ComponentHandler, ReadAnswer } from '../../src/discord/CommandModule.js';
+import { customId } from '../../src/discord/customId.js';
+import { message } from '../../src/i18n/Translator.js';
+import { Colour } from '../../src/replies/colours.js';
+import { UserError } from '../../src/replies/UserError.js';
+import { cutText } from '../../src/text/cutText.js';
+import type { DomainWatch } from '../../src/watch/DomainWatch.js';
+import { renderWatchLine } from '../../src/watch/renderWatchLines.js';
+import { type WatchListData, watchedDomainData } from '../../src/watch/watchData.js';
+
+// /watch list: a page of the watched domains, soonest expiry first, with its paging buttons.
+
+export const WATCH_PAGE_SIZE = 10;
+
+/** The watch, or the ephemeral answer that it is off. */
+export function watchOf(context: Pick<CommandContext, 'watch'>): DomainWatch {
+  if (!context.watch) throw new UserError(message('watch.off'));
+  return context.watch;
+}
+
+function pageButton(offset: number, label: string, disabled: boolean): APIButtonComponent {
+  return {
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    custom_id: customId('watchlist', String(offset)),
+    label,
+    disabled,
+  };
+}
+
+/** In the channel (and its buttons): `context.t` is BOT_LOCALE's. */
+export async function listPage(
+  context: Pick<CommandContext, 'watch' | 'store' | 't'>,
+  requested: number,
+): Promise<ReadAnswer> {
+  const { t } = context;
+  const watch = watchOf(context);
+  let offset = Math.max(0, requested);
+  let result = await context.store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
+  // Domains removed since the button was drawn: show the last page there still is.
+  if (result.rows.length === 0 && offset > 0 && result.total > 0) {
+    offset = Math.floor((result.total - 1) / WATCH_PAGE_SIZE) * WATCH_PAGE_SIZE;
+    result = await context.store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
+  }
+  if (result.rows.length === 0) {
+    return {
+      embeds: [
+        {
+          title: t('watch.list.title'),
+          color: Colour.neutral,
+          description: t('watch.list.empty'),
+        },
+      ],
+      components: [],
+      data: { total: 0, offset: 0, domains: [] } satisfies WatchListData,
+    };
+  }
+  const last = offset + result.rows.length;
+  const embed: APIEmbed = {
+    title: t('watch.list.title'),
+    color: Colour.info,
+    description: cutText(
+      `${t('watch.list.intro', { channel: channelMention(watch.settings.channelId) })}\n\n${result.rows
+        .map((row) => renderWatchLine(watch, row, t))
+        .join('\n')}`,
+      4096,
+    ),
+    footer: { text: t('watch.list.footer', { first: offset + 1, last, total: result.total }) },
+  };
+  const row: APIActionRowComponent<APIButtonComponent> = {
+    type: ComponentType.ActionRow,
+    components: [
+      pageButton(Math.max(0, offset - WATCH_PAGE_SIZE), t('watch.list.previous'), offset === 0),
+      pageButton(offset + WATCH_PAGE_SIZE, t('watch.list.next'), last >= result.total),
+    ],
+  };
+  const data: WatchListData = {
+    total: result.total,
+    offset,
+    domains: result.rows.map((r) => watchedDomainData(r, watch.daysLeft(r.expiryDate))),
+  };
+  return { embeds: [embed], components: [row], data };
+}
+
+export const paging: ComponentHandler = {
+  tier: 'viewer',
+  update: async (context) => {
+    const offset = /^\d{1,9}$/.test(context.args) ? Number(context.args) : undefined;
+    if (offset === undefined) throw new UserError(message('watch.list.old_button'));
+    return listPage(context, offset);
+  },
+};
