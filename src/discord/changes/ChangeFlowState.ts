@@ -2,7 +2,6 @@ import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInterac
 import type { ApprovalPolicy } from '../../changes/ApprovalPolicy.js';
 import { type ChangeJournal, masked } from '../../changes/ChangeJournal.js';
 import type { Config } from '../../config.js';
-import { newCorrelationId } from '../../correlationId.js';
 import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
@@ -11,8 +10,8 @@ import type { BotMessages } from '../../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../store/index.js';
 import type { Answers, Invocation } from '../Answers.js';
 import type { AnyChangeSpec, SendContext } from '../CommandModule.js';
+import { newInvocation } from '../newInvocation.js';
 import { withSandboxNotice } from '../render/sandboxNotice.js';
-import { presserT } from './renderChange.js';
 
 export interface ChangeFlowDeps {
   journal: ChangeJournal;
@@ -108,19 +107,7 @@ export class ChangeFlowState {
 
   /** A new invocation of a change's command by whoever pressed one of its buttons (Revert). */
   pressed(interaction: ButtonInteraction, label: string): Invocation {
-    const correlationId = newCorrelationId();
-    return {
-      label,
-      correlationId,
-      userId: interaction.user.id,
-      userName: interaction.user.username,
-      guildId: interaction.guildId,
-      channelId: interaction.channelId,
-      startedAt: performance.now(),
-      locale: presserT(interaction).locale,
-      changing: true,
-      logger: this.deps.logger.child({ cid: correlationId, command: label, user: interaction.user.id }),
-    };
+    return newInvocation(this.deps.logger, interaction, label, true);
   }
 
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
