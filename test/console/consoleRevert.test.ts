@@ -67,12 +67,14 @@ describe('console, --revert', { timeout: 90_000 }, () => {
     expect(preview.stderr).toContain('Run it again with --yes');
     expect(sentSets()).toHaveLength(2);
 
-    // Under APPROVAL_REQUIRED the console refuses at Confirm: the second person approves in Discord.
+    // Under APPROVAL_REQUIRED the console refuses before any prompt, as it does the typed command: the
+    // second person approves in Discord.
     const held = await run(['--as', 'operator', '--yes', '--revert', 'example.com'], {
       env: { APPROVAL_REQUIRED: 'domain dns' },
     });
     expect(held.code).toBe(3);
     expect(held.stderr).toContain('`/domain dns` needs a second person to approve it (APPROVAL_REQUIRED)');
+    expect(held.stdout).toBe('');
     expect(sentSets()).toHaveLength(2);
 
     // With --yes: exactly the first set is sent again, once.
@@ -105,13 +107,14 @@ describe('console, --revert', { timeout: 90_000 }, () => {
         { command: 'domain', subcommand: 'dns' },
         { limit: 20, offset: 0 },
       );
-      // The refused press names no target: the gate said no before the change was looked at.
+      // The refused presses name no target: a gate said no before the change was looked at (tier), or
+      // before its prompt (approval), as for the typed command.
       expect(rows.map((row) => [row.outcome, row.detail, row.target]).reverse()).toEqual([
         ['done', null, 'example.com'],
         ['done', null, 'example.com'],
         ['refused', 'tier', null],
         ['cancelled', null, 'example.com'],
-        ['refused', 'approval', 'example.com'],
+        ['refused', 'approval', null],
         ['done', null, 'example.com'],
         ['done', null, 'example.com'],
         ['done', null, 'example.net'],

@@ -161,6 +161,7 @@ export class ChangeFlow {
     if (!click) return;
     const { record, spec, invocation } = click;
     try {
+      await this.#refuseWithoutApprover(record.command);
       await this.prompt(interaction, invocation, spec, record.parameters);
     } catch (error) {
       await this.#state.deps.answers.fail(interaction, invocation, error);
@@ -178,6 +179,7 @@ export class ChangeFlow {
     const { record, spec, invocation, t } = click;
     const { answers, store, now } = this.#state.deps;
     try {
+      await this.#refuseWithoutApprover(record.command);
       const parameters = await revert(record, { store, now });
       if (parameters === undefined) {
         const nothing = t('changes.revert.nothing', { target: literal(record.target ?? '') });
@@ -189,6 +191,15 @@ export class ChangeFlow {
     } catch (error) {
       await answers.fail(interaction, invocation, error);
     }
+  }
+
+  /**
+   * A new change (Try again, Revert) that needs a second person, where nobody can approve (the console):
+   * refused before its prompt, as the command itself would be.
+   */
+  async #refuseWithoutApprover(command: string): Promise<void> {
+    const { approvals, approvalsHere } = this.#state.deps;
+    if (!approvalsHere && (await approvals.requires(command))) throw approvalNotHere(command);
   }
 
   approve(interaction: ButtonInteraction, id: string): Promise<void> {
