@@ -44,7 +44,8 @@ const snowflakeList = z
 
 /**
  * The changing commands, as APPROVAL_REQUIRED names them. Listed here because configuration is parsed
- * before any command module loads; a test keeps it equal to commands/index.ts.
+ * before any command module loads; commands/index.ts holds it to the definitions (a change added or
+ * renamed without it fails the typecheck).
  */
 export const CHANGE_COMMANDS = [
   'server rdns',

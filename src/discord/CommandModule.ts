@@ -309,17 +309,31 @@ export type SubcommandNames<D extends RESTPostAPIChatInputApplicationCommandsJSO
   : Extract<NonNullable<D['options']>[number], { type: ApplicationCommandOptionType.Subcommand }>['name'];
 
 /**
- * A command module whose handlers match its definition: one per subcommand the definition declares,
- * no more and no fewer (the typecheck says which is missing or extra). Option limits (`min_value`,
- * `max_length`, …) are written in the definition only: the router checks them before any handler.
+ * A command module as `defineCommand` made it: its definition and handlers keep their own types (what
+ * commands/index.ts derives the command paths from); it serves wherever a CommandModule is expected.
  */
-export function defineCommand<const D extends RESTPostAPIChatInputApplicationCommandsJSONBody>(
+export type DefinedCommand<D extends RESTPostAPIChatInputApplicationCommandsJSONBody, H> = {
+  readonly definition: D;
+  readonly subcommands: H;
+  readonly components?: Record<string, ComponentHandler>;
+};
+
+/**
+ * A command module whose handlers match its definition: one per subcommand the definition declares,
+ * no more and no fewer (the typecheck says which is missing or extra), each reading its options by the
+ * names and types it declares. Option limits (`min_value`, `max_length`, …) are written in the definition
+ * only: the router checks them before any handler.
+ */
+export function defineCommand<
+  const D extends RESTPostAPIChatInputApplicationCommandsJSONBody,
+  const H extends { [K in SubcommandNames<D>]: Subcommand<NamesOf<OptionsOf<D, K>>> },
+>(
   definition: D,
   handlers: {
-    subcommands: { [K in SubcommandNames<D>]: Subcommand<NamesOf<OptionsOf<D, K>>> };
+    subcommands: H;
     components?: Record<string, ComponentHandler>;
   },
-): CommandModule {
+): DefinedCommand<D, H> {
   return { definition, ...handlers };
 }
 
@@ -353,14 +367,14 @@ export function read<T, N extends OptionNames = OptionNames>(spec: {
   target?: (input: T) => string;
   ephemeral?: true;
   autocomplete?: Autocomplete;
-}): Subcommand<N> {
+}): Extract<Subcommand<N>, { kind: 'read' }> {
   return { kind: 'read', ...spec };
 }
 
 /** Lets a change declare its parameter type while the router stays generic; options as for `read`. */
 export function change<P extends object, N extends OptionNames = OptionNames>(
   spec: ChangeSpec<P, N>,
-): Subcommand<N> {
+): Extract<Subcommand<N>, { kind: 'change' }> {
   return { kind: 'change', ...spec };
 }
 

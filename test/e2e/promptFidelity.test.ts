@@ -2,7 +2,8 @@
 // API, comparing what the prompt shows with what the provider receives after Confirm.
 import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands as definedCommands } from '../../commands/index.js';
+import type { CommandModule } from '../../src/discord/CommandModule.js';
 import { parseDnsRecords } from '../../src/validation/parseDnsRecords.js';
 import {
   arr,
@@ -23,6 +24,9 @@ import type { DispatchedInteraction, InteractionOptions } from '../support/FakeD
 import { HIDDEN_CLASSES } from '../support/hiddenCharacters.js';
 import { readLiteral } from '../support/readLiteral.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+
+/** The command list as the router sees it: each module by its generic shape. */
+const commands: readonly CommandModule[] = definedCommands;
 
 let t: TestBot;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands as definedCommands } from '../../commands/index.js';
+import type { CommandModule } from '../../src/discord/CommandModule.js';
 import {
   CallbackType,
   callbackOf,
@@ -19,6 +20,9 @@ import {
   trackConcurrency,
 } from '../support/e2eHelpers.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+
+/** The command list as the router sees it: each module by its generic shape. */
+const commands: readonly CommandModule[] = definedCommands;
 
 // The bot's clock is pinned to 2026-11-22T10:00:00Z (11:00 in Europe/Berlin, the default API zone).
 const GREEN = 0x2ecc71;
