@@ -1,12 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
-import { auditPurgeBatch, auditQueries, PURGE_BATCH, PURGE_PAUSE_MS } from './auditQueries.js';
+import {
+  auditPurgeBatch,
+  auditQueries,
+  PURGE_BATCH,
+  PURGE_PAUSE_MS,
+  TARGET_INDEX_LIMIT,
+  targetCandidates,
+} from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
 import { dnsSetQueries } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
-import type { ChangePatch, Store } from './Store.js';
+import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { watchQueries } from './watchQueries.js';
@@ -18,6 +25,13 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
     const { rows } = await claimStatement(claims).execute(db);
     return new Set(rows.map((row) => row.interaction_id));
   });
+  /** SQLite: whether a target search goes through the trigram index (see targetCandidates). */
+  const useTargetIndex = async ({ target }: AuditFilter): Promise<boolean> => {
+    const probe = engine === 'sqlite' && target !== undefined ? targetCandidates(db, target) : undefined;
+    if (probe === undefined) return false;
+    const { rows } = await db.executeQuery(probe);
+    return Number(rows[0]?.n) < TARGET_INDEX_LIMIT;
+  };
   return {
     engine,
     changes: {
@@ -137,9 +151,16 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
 
       async query(filter, page) {
-        const { page: pageQuery, count } = auditQueries(db, filter, page);
-        const [rows, counted] = await Promise.all([pageQuery.execute(), count.executeTakeFirstOrThrow()]);
-        return { rows: rows.map(toAudit), total: Number(counted.total) };
+        const targetIndex = await useTargetIndex(filter);
+        const { page: newest, count } = auditQueries(db, engine, filter, page, { targetIndex });
+        if (page.offset === 0) {
+          const [rows, counted] = await Promise.all([newest.execute(), count.executeTakeFirstOrThrow()]);
+          return { rows: rows.map(toAudit), total: Number(counted.total) };
+        }
+        // Deeper pages: counted first, so the page can be read from the nearer end of the matches.
+        const total = Number((await count.executeTakeFirstOrThrow()).total);
+        const rows = await auditQueries(db, engine, filter, page, { total, targetIndex }).page.execute();
+        return { rows: rows.map(toAudit), total };
       },
 
       async purgeOlderThan(cutoff) {

@@ -111,6 +111,8 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0007_suggestions',
           '0008_history_indexes',
           '0009_shared_state',
+          '0010_audit_index_ids',
+          '0011_audit_target_search',
         ],
       ],
       ['store opened', engine, []],

@@ -15,7 +15,13 @@ import {
   userId,
   watchedDomain,
 } from '../../bench/loadHistory.js';
-import { auditPurgeBatch, auditQueries, PURGE_BATCH } from '../../src/store/auditQueries.js';
+import {
+  auditPurgeBatch,
+  auditQueries,
+  PURGE_BATCH,
+  targetCandidates,
+  targetTrigrams,
+} from '../../src/store/auditQueries.js';
 import { type AuditFilter, openStore, type Store } from '../../src/store/index.js';
 import type { Database as Schema } from '../../src/store/schema.js';
 import { createDatabase } from '../support/startPostgres.js';
@@ -59,11 +65,12 @@ const FILTERS: { name: string; filter: AuditFilter; sqlite: string[]; postgres: 
     postgres: ['audit_outcome_at'],
   },
   {
-    // No B-tree serves a substring: SQLite reads the window's range of `audit_at`; PostgreSQL has the
-    // trigram index, which it prefers at a million rows (bench/analysis.md) but not at a few thousand.
+    // No B-tree serves a substring: SQLite has its FTS5 trigram index (`audit_target_search`, 0011),
+    // PostgreSQL its trigram index, which it prefers at a million rows (bench/analysis.md) but not at a
+    // few thousand.
     name: 'target',
     filter: { since: since(400), target: 'site123' },
-    sqlite: ['audit_at'],
+    sqlite: ['audit_target_search'],
     postgres: [/audit_target_trgm|audit_at/],
   },
 ];
@@ -83,8 +90,9 @@ const engines = [
     async prepare() {},
     explain: (text: string) => `EXPLAIN QUERY PLAN ${text}`,
     indexes: `select name from sqlite_master where type = 'index' and tbl_name = 'audit'`,
-    // A read of the table outside any index: "SCAN audit" without "USING … INDEX".
-    tableScan: /SCAN audit(?! USING)/,
+    // A read of the table outside any index: "SCAN audit" without "USING … INDEX" (a scan of the
+    // FTS5 table `audit_target_search` is a look-up in its index).
+    tableScan: /SCAN audit\b(?! USING)/,
   },
   {
     engine: 'postgres' as const,
@@ -148,27 +156,45 @@ describe.each(engines)(
       const { rows } = await db.executeQuery<{ name: string }>(CompiledQuery.raw(indexes));
       const names = rows.map((row) => row.name);
       expect(names).toEqual(expect.arrayContaining([...HISTORY_INDEXES, 'audit_at', 'audit_user_id_at']));
-      if (engine === 'postgres') expect(names).toContain('audit_target_trgm');
+      if (engine === 'postgres') {
+        expect(names).toContain('audit_target_trgm');
+        // Every B-tree /audit counts and pages through ends in the id (0008, 0010), so (id, at) of each
+        // match comes from the index alone.
+        const { rows: defs } = await db.executeQuery<{ name: string; def: string }>(
+          CompiledQuery.raw(
+            `select indexname as name, indexdef as def from pg_indexes where tablename = 'audit'`,
+          ),
+        );
+        for (const name of ['audit_at', 'audit_user_id_at', 'audit_acted_by_at', ...HISTORY_INDEXES]) {
+          expect([name, defs.find((d) => d.name === name)?.def]).toEqual([
+            name,
+            expect.stringMatching(/\bat, id\)$/),
+          ]);
+        }
+      }
     });
 
     describe.each(FILTERS)('/audit $name', (testCase) => {
-      it('counts and pages to the oldest page from its index, and never reads the whole table', async () => {
+      it('counts from its index and pages to the oldest page, never reading the whole table', async () => {
         const expected = testCase[engine];
         const total = (await store.audit.query(testCase.filter, { limit: 10, offset: 0 })).total;
         expect(total).toBeGreaterThan(10);
-        const newest = auditQueries(db, testCase.filter, { limit: 10, offset: 0 });
-        const oldest = auditQueries(db, testCase.filter, {
-          limit: 10,
-          offset: Math.floor((total - 1) / 10) * 10,
-        });
-        // The newest page may walk `audit_at` backwards until ten match (PostgreSQL's choice where matches
-        // are dense); the count and the oldest page must come from the filter's own index.
-        expect(await plan(newest.page)).not.toMatch(tableScan);
-        for (const query of [oldest.page, oldest.count]) {
-          const text = await plan(query);
-          for (const index of expected) expect(text).toMatch(index);
-          expect(text).not.toMatch(tableScan);
-        }
+        const newest = auditQueries(db, engine, testCase.filter, { limit: 10, offset: 0 });
+        const oldest = auditQueries(
+          db,
+          engine,
+          testCase.filter,
+          { limit: 10, offset: Math.floor((total - 1) / 10) * 10 },
+          { total },
+        );
+        // Given the count, the oldest page is read from the oldest end; the newest from the newest.
+        expect([newest.fromOldest, oldest.fromOldest]).toEqual([false, true]);
+        // Either page may walk `audit_at` from its end until ten match (PostgreSQL's choice where matches
+        // are dense); the count must come from the filter's own index.
+        for (const query of [newest.page, oldest.page]) expect(await plan(query)).not.toMatch(tableScan);
+        const text = await plan(oldest.count);
+        for (const index of expected) expect(text).toMatch(index);
+        expect(text).not.toMatch(tableScan);
       });
     });
 
@@ -192,11 +218,28 @@ describe.each(engines)(
                 .includes(filter.target.toLowerCase())),
         );
         const last = Math.floor((matches.length - 1) / 10) * 10;
-        const first = await store.audit.query(filter, { limit: 10, offset: 0 });
-        const oldest = await store.audit.query(filter, { limit: 10, offset: last });
-        expect(first.total).toBe(matches.length);
-        expect(first.rows.map((row) => row.id)).toEqual(matches.slice(0, 10).map((row) => Number(row.id)));
-        expect(oldest.rows.map((row) => row.id)).toEqual(matches.slice(last).map((row) => Number(row.id)));
+        const middle = Math.floor(matches.length / 20) * 10;
+        // Both ends, both sides of the middle (read from the newest and the oldest end), an odd offset
+        // and one past the end.
+        for (const offset of [
+          0,
+          10,
+          middle - 10,
+          middle,
+          middle + 10,
+          last - 10,
+          last,
+          last - 3,
+          last + 10,
+        ]) {
+          if (offset < 0) continue;
+          const page = await store.audit.query(filter, { limit: 10, offset });
+          expect(page.total).toBe(matches.length);
+          expect([offset, page.rows.map((row) => row.id)]).toEqual([
+            offset,
+            matches.slice(offset, offset + 10).map((row) => Number(row.id)),
+          ]);
+        }
       }
     });
 
@@ -216,19 +259,50 @@ describe.each(engines)(
       expect(underscore.rows.every((row) => row.target?.includes('dj_1'))).toBe(true);
       // Checked against a search that knows no wildcards at all (instr / strpos).
       const find = engine === 'sqlite' ? 'instr' : 'strpos';
-      for (const part of ['%', '_', '2%', 'dj_1']) {
+      // Shorter than three characters, the LIKE alone; longer, SQLite's trigram index first.
+      for (const part of ['%', '_', '2%', 'dj_1', 't 4', '0%', 'j_1', '"x', 'DJ_1', 'server 1', 'zzz']) {
         const { rows } = await db.executeQuery<{ n: number }>(
           CompiledQuery.raw(
             `select count(*) as n from audit where ${find}(lower(target), $1) > 0`.replace(
               '$1',
               engine === 'sqlite' ? '?' : '$1',
             ),
-            [part],
+            [part.toLowerCase()],
           ),
         );
         const found = await store.audit.query({ since: since(3650), target: part }, { limit: 1, offset: 0 });
         expect([part, found.total]).toEqual([part, Number(rows[0]?.n)]);
       }
+    });
+
+    it('finds a target through the trigram index or through the window alike (SQLite)', async () => {
+      if (engine !== 'sqlite') return;
+      for (const target of ['site1', 'dj_1', 'server 1']) {
+        const filter = { since: since(400), target };
+        const ids = async (targetIndex: boolean) => {
+          const { page, count } = auditQueries(
+            db,
+            engine,
+            filter,
+            { limit: 1000, offset: 0 },
+            { targetIndex },
+          );
+          const rows = await page.execute();
+          return [rows.map((row) => row.id), Number((await count.executeTakeFirstOrThrow()).total)];
+        };
+        const viaIndex = await ids(true);
+        expect(viaIndex).toEqual(await ids(false));
+        // The probe counts the index's candidates: at least every match (the LIKE keeps the matches).
+        const probe = targetCandidates(db, target);
+        const { rows } = await db.executeQuery(probe as NonNullable<typeof probe>);
+        expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(viaIndex[1] as number);
+        expect(
+          await plan(
+            auditQueries(db, engine, filter, { limit: 10, offset: 0 }, { targetIndex: false }).count,
+          ),
+        ).not.toContain('audit_target_search');
+      }
+      expect(targetCandidates(db, 'ab')).toBeUndefined();
     });
 
     it('lists the watched domains to the last page', async () => {
@@ -253,6 +327,53 @@ describe.each(engines)(
         SCALE.audit,
       );
       expect(await store.audit.purgeOlderThan(loaded.retentionCutoff)).toBe(0);
+      // The purged entries are gone from the target search too (SQLite: its index's delete trigger).
+      const find = engine === 'sqlite' ? 'instr' : 'strpos';
+      const param = engine === 'sqlite' ? '?' : '$1';
+      for (const part of ['site1', 'server 1', 'dj_1']) {
+        const { rows } = await db.executeQuery<{ n: number }>(
+          CompiledQuery.raw(`select count(*) as n from audit where ${find}(lower(target), ${param}) > 0`, [
+            part,
+          ]),
+        );
+        const found = await store.audit.query({ since: since(3650), target: part }, { limit: 1, offset: 0 });
+        expect([part, found.total]).toEqual([part, Number(rows[0]?.n)]);
+      }
+    });
+
+    it('finds a new entry by its target at once', async () => {
+      const target = `fresh-${engine}.example.org`;
+      const entry = {
+        at: NOW,
+        userId: userId(1),
+        userName: 'member-01',
+        guildId: null,
+        channelId: null,
+        command: 'domain',
+        subcommand: 'info',
+        target,
+        outcome: 'ok',
+        detail: null,
+        correlationId: 'fresh',
+        durationMs: 1,
+        parameters: null,
+        changeId: null,
+      };
+      const id = await store.audit.insert(entry);
+      const found = await store.audit.query({ target: `SH-${engine}.EX` }, { limit: 10, offset: 0 });
+      expect(found.rows.map((row) => row.id)).toEqual([id]);
     });
   },
 );
+
+describe('targetTrigrams (SQLite target search)', () => {
+  it('quotes every trigram of the text once, so %, _, " and spaces are only characters', () => {
+    expect(targetTrigrams('ab')).toBeUndefined();
+    expect(targetTrigrams('abc')).toBe('"abc"');
+    expect(targetTrigrams('50%_x')).toBe('"50%" AND "0%_" AND "%_x"');
+    expect(targetTrigrams('a"b c')).toBe('"a""b" AND """b " AND "b c"');
+    expect(targetTrigrams('aaaa')).toBe('"aaa"');
+    // Characters, not UTF-16 units.
+    expect(targetTrigrams('😀ab')).toBe('"😀ab"');
+  });
+});

@@ -9,6 +9,8 @@ import * as m0006 from './0006_dns_sets.js';
 import * as m0007 from './0007_suggestions.js';
 import * as m0008 from './0008_history_indexes.js';
 import * as m0009 from './0009_shared_state.js';
+import * as m0010 from './0010_audit_index_ids.js';
+import * as m0011 from './0011_audit_target_search.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -25,5 +27,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0007_suggestions': { up: (db) => m0007.up(db) },
     '0008_history_indexes': { up: (db) => m0008.up(db, engine) },
     '0009_shared_state': { up: (db) => m0009.up(db) },
+    '0010_audit_index_ids': { up: (db) => m0010.up(db, engine) },
+    '0011_audit_target_search': { up: (db) => m0011.up(db, engine) },
   };
 }
