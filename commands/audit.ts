@@ -2,7 +2,7 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { auditCsv } from '../src/audit/auditCsv.js';
+import { auditCsv, auditCsvRows } from '../src/audit/auditCsv.js';
 import { AUDIT_OUTCOMES, type AuditOutcome } from '../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/audit/renderAudit.js';
 import {
@@ -19,7 +19,7 @@ import { message } from '../src/i18n/Translator.js';
 import { type AuditData, auditEntryData } from '../src/replies/answerData.js';
 import type { PreviewFile } from '../src/replies/ReplyBody.js';
 import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
-import type { AuditEntry, AuditFilter, Store } from '../src/store/index.js';
+import type { AuditFilter, Store } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
 
@@ -255,29 +255,34 @@ async function page(store: Store, query: AuditQuery, offset: number) {
   return { ...result, offset };
 }
 
-/** Every match up to EXPORT_CAP, newest first, read in chunks; `total` counts them all. */
-export async function exportMatches(
+/**
+ * Every match up to `cap` as CSV, newest first; `count` rows, `total` matches in all. Read in chunks,
+ * each one after the last entry of the one before (entries written meanwhile are newer: they neither
+ * shift a chunk nor come twice), and each chunk turned into CSV text at once, so at most one chunk of
+ * entries is held: the whole export as entries was 10,000 objects and their cells on the heap.
+ */
+export async function exportCsv(
   store: Store,
   filter: AuditFilter,
   cap = EXPORT_CAP,
   chunk = EXPORT_CHUNK,
-): Promise<{ rows: AuditEntry[]; total: number }> {
-  const rows: AuditEntry[] = [];
-  // Entries written while we read shift later chunks by a row or two: each entry is kept once.
-  const seen = new Set<number>();
-  let total = 0;
-  for (let offset = 0; rows.length < cap; offset += chunk) {
-    const limit = Math.min(chunk, cap - rows.length);
-    const result = await store.audit.query(filter, { limit, offset });
-    total = Math.max(total, result.total);
-    for (const row of result.rows) {
-      if (seen.has(row.id) || rows.length >= cap) continue;
-      seen.add(row.id);
-      rows.push(row);
-    }
-    if (result.rows.length < limit) break;
+): Promise<{ csv: string; count: number; total: number }> {
+  const first = await store.audit.query(filter, { limit: Math.min(chunk, cap), offset: 0 });
+  const parts = [auditCsv(first.rows)];
+  let count = first.rows.length;
+  let last = first.rows.at(-1);
+  let read = first.rows.length;
+  while (last !== undefined && read === chunk && count < cap) {
+    const rows = await store.audit.rows(
+      { ...filter, before: { at: last.at, id: last.id } },
+      Math.min(chunk, cap - count),
+    );
+    parts.push(auditCsvRows(rows));
+    count += rows.length;
+    read = rows.length;
+    last = rows.at(-1);
   }
-  return { rows, total };
+  return { csv: parts.join(''), count, total: Math.max(first.total, count) };
 }
 
 async function answer({ store, t }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
@@ -297,9 +302,9 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
     entries: result.rows.map(auditEntryData),
   };
   if (request.export) {
-    const all = await exportMatches(store, storeFilter(query));
-    files.push({ name: EXPORT_FILE, content: auditCsv(all.rows) });
-    const count = all.rows.length;
+    const all = await exportCsv(store, storeFilter(query));
+    files.push({ name: EXPORT_FILE, content: all.csv });
+    const { count } = all;
     data.export = { file: EXPORT_FILE, rows: count, total: all.total };
     exportNote =
       all.total > count

@@ -63,5 +63,14 @@ function cells(entry: AuditEntry): string[] {
  * open in a spreadsheet: no cell starts a formula. `at` is ISO 8601 UTC, `parameters` JSON.
  */
 export function auditCsv(rows: readonly AuditEntry[]): string {
-  return [AUDIT_CSV_HEADER, ...rows.map(cells)].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  return `${csvLine(AUDIT_CSV_HEADER)}${auditCsvRows(rows)}`;
 }
+
+/** The rows alone, no header: an export is written chunk by chunk. */
+export function auditCsvRows(rows: readonly AuditEntry[]): string {
+  let text = '';
+  for (const row of rows) text += csvLine(cells(row));
+  return text;
+}
+
+const csvLine = (row: readonly string[]) => `${row.map(csvCell).join(',')}\r\n`;

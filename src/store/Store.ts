@@ -185,6 +185,11 @@ export interface AuditFilter {
   /** Entries at or after this instant. */
   since?: Date;
   outcome?: string;
+  /**
+   * Only entries after this one in the order of the pages (newest first: an earlier `at`, or the same
+   * and a smaller id): where the previous chunk of an export ended.
+   */
+  before?: { at: Date; id: number };
 }
 
 export interface Page {
@@ -293,6 +298,11 @@ export interface Store {
     insert(entry: NewAuditEntry): Promise<number>;
     /** Newest first (at desc, id desc); `total` counts every match, ignoring the page. */
     query(filter: AuditFilter, page: Page): Promise<{ rows: AuditEntry[]; total: number }>;
+    /**
+     * The newest `limit` matches, and no count: the chunks of an export, each one `before` the last
+     * entry of the one before.
+     */
+    rows(filter: AuditFilter, limit: number): Promise<AuditEntry[]>;
     /** Deletes entries strictly older than `cutoff`; returns how many. */
     purgeOlderThan(cutoff: Date): Promise<number>;
     /**

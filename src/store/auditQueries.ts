@@ -113,6 +113,13 @@ function auditWhere(
   if (filter.subcommand !== undefined) query = query.where('subcommand', '=', filter.subcommand);
   if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
   if (filter.since !== undefined) query = query.where('at', '>=', filter.since.getTime());
+  if (filter.before !== undefined) {
+    // A range of the index (`at <=`), then the few entries of that very instant by id.
+    const { at, id } = filter.before;
+    query = query
+      .where('at', '<=', at.getTime())
+      .where((eb) => eb.or([eb('at', '<', at.getTime()), eb('id', '<', id)]));
+  }
   if (filter.target !== undefined) {
     // On SQLite, the entries holding every trigram of the text first (`audit_target_search`, 0011);
     // the LIKE below keeps those that contain it. Shorter than a trigram, the LIKE alone reads them.

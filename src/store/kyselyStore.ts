@@ -163,6 +163,12 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         return { rows: rows.map(toAudit), total };
       },
 
+      async rows(filter, limit) {
+        const targetIndex = await useTargetIndex(filter);
+        const query = auditQueries(db, engine, filter, { limit, offset: 0 }, { targetIndex });
+        return (await query.page.execute()).map(toAudit);
+      },
+
       async purgeOlderThan(cutoff) {
         // In batches with a pause between them (see PURGE_BATCH): one DELETE of a day's expired entries
         // held SQLite's synchronous driver, and so every command, for seconds.

@@ -5,7 +5,7 @@ import {
   decodePageArgs,
   definition,
   encodePageId,
-  exportMatches,
+  exportCsv,
 } from '../../commands/audit.js';
 import { commands } from '../../commands/index.js';
 import { auditLine } from '../../src/audit/announce.js';
@@ -292,61 +292,68 @@ describe('the audit channel line (BOT_LOCALE)', () => {
   });
 });
 
-describe('exportMatches', () => {
-  function fakeStore(rows: AuditEntry[], onQuery?: (page: Page) => void): Store {
+describe('exportCsv', () => {
+  /** A store over `rows` (newest first), as the real one pages and chunks them. */
+  function fakeStore(rows: AuditEntry[], calls: string[] = [], onRead?: () => void): Store {
+    const olderThan = (filter: AuditFilter) =>
+      rows.filter(
+        (row) =>
+          filter.before === undefined ||
+          row.at < filter.before.at ||
+          (row.at.getTime() === filter.before.at.getTime() && row.id < filter.before.id),
+      );
     return {
       audit: {
-        query: async (_filter: AuditFilter, page: Page) => {
-          onQuery?.(page);
-          return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
+        query: async (filter: AuditFilter, page: Page) => {
+          calls.push(`query ${page.offset}+${page.limit}`);
+          const matches = olderThan(filter);
+          onRead?.();
+          return { rows: matches.slice(page.offset, page.offset + page.limit), total: matches.length };
+        },
+        rows: async (filter: AuditFilter, limit: number) => {
+          calls.push(`rows ${filter.before?.id}+${limit}`);
+          const matches = olderThan(filter).slice(0, limit);
+          onRead?.();
+          return matches;
         },
       },
     } as unknown as Store;
   }
+  const idsOf = (csv: string) =>
+    csv
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => line.split(',')[10]);
 
-  it('reads every match in chunks', async () => {
-    const rows = Array.from({ length: 2_500 }, (_, i) => entry(i + 1));
-    const pages: Page[] = [];
-    const result = await exportMatches(
-      fakeStore(rows, (p) => pages.push(p)),
-      {},
-    );
-    expect(result.rows.map((r) => r.id)).toEqual(rows.map((r) => r.id));
-    expect(result.total).toBe(2_500);
-    expect(pages).toEqual([
-      { limit: 1000, offset: 0 },
-      { limit: 1000, offset: 1000 },
-      { limit: 1000, offset: 2000 },
-    ]);
+  it('writes every match as CSV, chunk after chunk, counting once', async () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => entry(i + 1, { correlationId: `c${i + 1}` }));
+    const calls: string[] = [];
+    const result = await exportCsv(fakeStore(rows, calls), {});
+    expect(idsOf(result.csv)).toEqual(rows.map((r) => r.correlationId));
+    expect(result.csv.startsWith('at,user_id,')).toBe(true);
+    expect([result.count, result.total]).toEqual([2_500, 2_500]);
+    // Each chunk starts after the last entry of the one before.
+    expect(calls).toEqual(['query 0+1000', 'rows 1000+1000', 'rows 2000+1000']);
   });
 
   it('stops at the cap and reports the full total', async () => {
     const rows = Array.from({ length: 10_250 }, (_, i) => entry(i + 1));
-    const pages: Page[] = [];
-    const result = await exportMatches(
-      fakeStore(rows, (p) => pages.push(p)),
-      {},
-    );
-    expect(result.rows).toHaveLength(10_000);
-    expect(result.total).toBe(10_250);
-    expect(pages).toHaveLength(10);
+    const calls: string[] = [];
+    const result = await exportCsv(fakeStore(rows, calls), {});
+    expect([result.count, result.total]).toEqual([10_000, 10_250]);
+    expect(idsOf(result.csv)).toHaveLength(10_000);
+    expect(calls).toHaveLength(10);
   });
 
-  it('keeps each entry once when new entries shift the chunks', async () => {
-    const rows = Array.from({ length: 15 }, (_, i) => entry(i + 100));
-    let calls = 0;
-    const store = {
-      audit: {
-        query: async (_filter: AuditFilter, page: Page) => {
-          // A new entry lands (newest first) after the first chunk was read.
-          if (calls++ === 1) rows.unshift(entry(1));
-          return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
-        },
-      },
-    } as unknown as Store;
-    const result = await exportMatches(store, {}, 100, 10);
-    const ids = result.rows.map((r) => r.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(15);
+  it('keeps each entry once, and none is left out, when new entries arrive meanwhile', async () => {
+    const rows = Array.from({ length: 15 }, (_, i) => entry(i + 100, { correlationId: `c${i + 100}` }));
+    const expected = rows.map((r) => r.correlationId);
+    let reads = 0;
+    // A new entry lands (newest first) after the first chunk was read.
+    const store = fakeStore(rows, [], () => {
+      if (reads++ === 0) rows.unshift(entry(1, { correlationId: 'new' }));
+    });
+    const result = await exportCsv(store, {}, 100, 10);
+    expect(idsOf(result.csv)).toEqual(expected);
   });
 });

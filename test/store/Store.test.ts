@@ -399,6 +399,20 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await query({ userId: 'u1' }, 1, 1)).toMatchObject({ total: 3, rows: [{ id: ids[2] }] });
     });
 
+    it('reads the chunks of an export: after a given entry, by id within one instant, no count', async () => {
+      const chunk = async (filter: Parameters<Store['audit']['rows']>[0], limit: number) =>
+        (await audit.rows(filter, limit)).map((row) => row.id);
+      expect(await chunk({}, 2)).toEqual([ids[4], ids[3]]);
+      // ids[2] and ids[3] share an instant.
+      expect(await chunk({ before: { at: at(2000), id: ids[3] as number } }, 2)).toEqual([ids[2], ids[1]]);
+      expect(await chunk({ before: { at: at(2000), id: ids[2] as number } }, 5)).toEqual([ids[1], ids[0]]);
+      expect(await chunk({ userId: 'u1', before: { at: at(2000), id: ids[3] as number } }, 5)).toEqual([
+        ids[2],
+        ids[0],
+      ]);
+      expect(await chunk({ before: { at: at(0), id: ids[0] as number } }, 5)).toEqual([]);
+    });
+
     it('purges entries strictly older than the cutoff', async () => {
       const own = (await fresh('audit-purge')).audit;
       for (const offset of [0, 1000, 2000]) await own.insert(auditEntry({ at: at(offset) }));
