@@ -4,12 +4,29 @@ import type { AuditFilter, Page } from './Store.js';
 import type { Database, Engine } from './schema.js';
 
 /**
- * Rows per batch of the retention purge, and the pause after each. On SQLite a statement holds the
- * event loop (the driver is synchronous): a batch of 500 is a few milliseconds, so a command arriving
- * during the purge waits that long at most, where one DELETE of 100,000 entries held it for seconds.
+ * Rows per batch of the retention purge. On SQLite a statement holds the event loop (the driver is
+ * synchronous), so a command arriving during the purge waits for the batch in progress: 100 entries
+ * take a millisecond or two, where one DELETE of 100,000 held every command for seconds (and 500 took
+ * 3–4 ms).
  */
-export const PURGE_BATCH = 500;
+export const PURGE_BATCH = 100;
+/** The shortest rest after a batch. */
 export const PURGE_PAUSE_MS = 20;
+/**
+ * After each batch the purge rests this many times as long as the batch took, so it has the store at
+ * most 1/(1+PURGE_REST) of the time (2 %), however fast the machine. On SQLite every thousandth page
+ * of the write-ahead log the commit that passes it copies the log into the database and syncs it
+ * (auto-checkpoint; 7–15 ms on the benchmark's disk) while holding the event loop: a purge of 100,000
+ * entries writes some hundred of those. Resting in proportion spreads them out, so that they meet
+ * under 1 % of commands, where a fixed 20 ms rest left a command in four waiting behind one
+ * (bench/analysis.md). A daily purge of a few thousand entries takes seconds; 100,000, a few minutes.
+ */
+export const PURGE_REST = 50;
+
+/** How long the purge rests after a batch that took `batchMs`. */
+export function purgeRestMs(batchMs: number): number {
+  return Math.max(PURGE_PAUSE_MS, PURGE_REST * batchMs);
+}
 
 /**
  * One page of `/audit` and the count of every match. The page's ids come first, from the matches'

@@ -4,7 +4,7 @@ import {
   auditPurgeBatch,
   auditQueries,
   PURGE_BATCH,
-  PURGE_PAUSE_MS,
+  purgeRestMs,
   TARGET_INDEX_LIMIT,
   targetCandidates,
 } from './auditQueries.js';
@@ -170,14 +170,16 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
 
       async purgeOlderThan(cutoff) {
-        // In batches with a pause between them (see PURGE_BATCH): one DELETE of a day's expired entries
-        // held SQLite's synchronous driver, and so every command, for seconds.
+        // In small batches with a rest in proportion after each (see PURGE_BATCH, PURGE_REST): one
+        // DELETE of a day's expired entries held SQLite's synchronous driver, and so every command, for
+        // seconds.
         let purged = 0;
         for (;;) {
+          const started = performance.now();
           const deleted = Number((await auditPurgeBatch(db, cutoff).executeTakeFirst()).numDeletedRows);
           purged += deleted;
           if (deleted < PURGE_BATCH) return purged;
-          await sleep(PURGE_PAUSE_MS);
+          await sleep(purgeRestMs(performance.now() - started));
         }
       },
       async recentTargets(sources, part, limit) {

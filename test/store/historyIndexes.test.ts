@@ -19,6 +19,9 @@ import {
   auditPurgeBatch,
   auditQueries,
   PURGE_BATCH,
+  PURGE_PAUSE_MS,
+  PURGE_REST,
+  purgeRestMs,
   targetCandidates,
   targetTrigrams,
 } from '../../src/store/auditQueries.js';
@@ -31,7 +34,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const SCALE: HistoryScale = {
   audit: 6_000,
-  expired: 1_200,
+  expired: 250,
   days: 400,
   users: 50,
   changes: 600,
@@ -365,6 +368,17 @@ describe.each(engines)(
     });
   },
 );
+
+describe('the purge rests in proportion to its batches', () => {
+  it('at least PURGE_PAUSE_MS, PURGE_REST times the batch otherwise (the store busy ≤ 2 % of the time)', () => {
+    expect(PURGE_BATCH).toBeLessThanOrEqual(100);
+    expect(purgeRestMs(0.1)).toBe(PURGE_PAUSE_MS);
+    expect(purgeRestMs(1.5)).toBe(1.5 * PURGE_REST);
+    // A batch that ran into a checkpoint (SQLite) or a busy server: a longer rest after it.
+    expect(purgeRestMs(12)).toBe(12 * PURGE_REST);
+    expect(1 / (1 + PURGE_REST)).toBeLessThanOrEqual(0.02);
+  });
+});
 
 describe('targetTrigrams (SQLite target search)', () => {
   it('quotes every trigram of the text once, so %, _, " and spaces are only characters', () => {
