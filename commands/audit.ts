@@ -8,6 +8,7 @@ import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/a
 import {
   type CommandContext,
   type ComponentHandler,
+  type ContextOf,
   defineCommand,
   GUILD_ONLY,
   type ReadAnswer,
@@ -25,7 +26,8 @@ import { InvalidValueError } from '../src/validation/InvalidValueError.js';
 
 /**
  * Every command path HostOps has, as `/audit command` offers them. Kept by hand (deriving it from
- * commands/index.ts would import this module into itself); a test holds it equal to that list.
+ * commands/index.ts would import this module into itself); commands/index.ts holds it to the
+ * definitions, so a command added or renamed without it fails the typecheck.
  */
 export const AUDITED_COMMANDS = [
   'server logs',
@@ -203,7 +205,7 @@ function parseTarget(raw: string): string | undefined {
   return target === '' ? undefined : target;
 }
 
-function parseRequest({ interaction }: CommandContext): AuditRequest {
+function parseRequest({ interaction }: ContextOf<typeof definition, ''>): AuditRequest {
   const { options } = interaction;
   const query: AuditQuery = { since: 0 };
   // The member's id is all the filter needs: `value` holds it (a resolved `user` comes along with it).
