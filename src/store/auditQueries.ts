@@ -14,14 +14,15 @@ export const PURGE_BATCH = 100;
 export const PURGE_PAUSE_MS = 20;
 /**
  * After each batch the purge rests this many times as long as the batch took, so it has the store at
- * most 1/(1+PURGE_REST) of the time (2 %), however fast the machine. On SQLite every thousandth page
+ * most 1/(1+PURGE_REST) of the time (0.5 %), however fast the machine. On SQLite every thousandth page
  * of the write-ahead log the commit that passes it copies the log into the database and syncs it
  * (auto-checkpoint; 7–15 ms on the benchmark's disk) while holding the event loop: a purge of 100,000
- * entries writes some hundred of those. Resting in proportion spreads them out, so that they meet
- * under 1 % of commands, where a fixed 20 ms rest left a command in four waiting behind one
- * (bench/analysis.md). A daily purge of a few thousand entries takes seconds; 100,000, a few minutes.
+ * entries writes some hundred of those. Resting in proportion spreads them out so thinly that fewer
+ * than one command in a hundred meets one, where a fixed 20 ms rest left a command in four waiting
+ * behind a batch (bench/analysis.md). A daily purge of a few thousand entries takes seconds; 100,000
+ * take minutes, in the background.
  */
-export const PURGE_REST = 50;
+export const PURGE_REST = 200;
 
 /** How long the purge rests after a batch that took `batchMs`. */
 export function purgeRestMs(batchMs: number): number {
