@@ -10,6 +10,7 @@ import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
 import { dnsDiff, dnsLookup } from './metrics/dns.js';
 import { expiry } from './metrics/expiry.js';
+import { history } from './metrics/history.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
@@ -41,6 +42,7 @@ const METRICS = [
   dnsDiff,
   dnsLookup,
   rdnsAck,
+  history,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -14,10 +14,11 @@ interface Launch {
   cpu: number;
 }
 
-async function launch(kind: BotKind): Promise<Launch> {
+/** One launch: spawn → ready; `env` is added to the bot's environment (e.g. another DATABASE_URL). */
+export async function coldLaunch(kind: BotKind, env: Record<string, string> = {}): Promise<Launch> {
   const stage = await startStage();
   const tracker = new Tracker(stage.discord);
-  const bot = spawnBot(kind, stage);
+  const bot = spawnBot(kind, stage, { env });
   try {
     const { handshakeAt, readyAt } = await waitReady(stage, bot, tracker);
     const cpu = cpuMs(bot.pid);
@@ -37,7 +38,7 @@ export const coldStart: Metric = {
       bare: [],
     };
     for (let n = 0; n < LAUNCHES; n++) {
-      for (const kind of ['hostops', 'bare'] as const) runs[kind].push(await launch(kind));
+      for (const kind of ['hostops', 'bare'] as const) runs[kind].push(await coldLaunch(kind));
     }
     const list = (kind: 'hostops' | 'bare', key: keyof Launch) =>
       runs[kind].map((r) => ms(r[key])).join(', ');

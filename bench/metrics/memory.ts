@@ -38,7 +38,7 @@ const BURST_LAUNCHES = 3;
 const BURST_WAIT_MS = 25_000;
 const SAMPLE_MS = 10;
 
-interface Idle {
+export interface Idle {
   /** VmRSS 1 s after ready, no GC forced (median of 3 samples 200 ms apart). */
   raw: number;
   /** Heap used 1 s after ready, before any forced GC (live objects and start-up garbage). */
@@ -48,9 +48,12 @@ interface Idle {
   heap: number;
 }
 
-/** One launch in the big guild under --inspect: RSS 1 s after ready, then RSS and heap after a forced GC. */
-async function idle(kind: BotKind): Promise<Idle> {
-  return withBot(kind, BIG_GUILD, { inspect: true }, async ({ bot }) => {
+/**
+ * One launch in the big guild under --inspect: RSS 1 s after ready, then RSS and heap after a forced GC;
+ * `env` is added to the bot's environment (e.g. another DATABASE_URL).
+ */
+export async function idleLaunch(kind: BotKind, env: Record<string, string> = {}): Promise<Idle> {
+  return withBot(kind, BIG_GUILD, { inspect: true, env }, async ({ bot }) => {
     const cdp = await Cdp.connect(await bot.inspectorUrl());
     try {
       await sleep(1_000);
@@ -165,7 +168,7 @@ export const memory: Metric = {
   async run(): Promise<MetricResult> {
     const launches: Record<'hostops' | 'bare', Idle[]> = { hostops: [], bare: [] };
     for (let n = 0; n < LAUNCHES; n++) {
-      for (const kind of ['hostops', 'bare'] as const) launches[kind].push(await idle(kind));
+      for (const kind of ['hostops', 'bare'] as const) launches[kind].push(await idleLaunch(kind));
     }
     const pick = (kind: 'hostops' | 'bare', key: keyof Idle) => median(launches[kind].map((l) => l[key]));
     const list = (kind: 'hostops' | 'bare', key: keyof Idle) =>
