@@ -24,7 +24,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // a level, by force at 16) one insert in a hundred spent 5–75 ms merging, holding the event loop;
   // at 16 and 64 one in a thousand does, for 25 ms at most. Searches read a few more segments.
   await sql`insert into audit_target_search(audit_target_search, rank) values ('automerge', 16)`.execute(db);
-  await sql`insert into audit_target_search(audit_target_search, rank) values ('crisismerge', 64)`.execute(db);
+  await sql`insert into audit_target_search(audit_target_search, rank) values ('crisismerge', 64)`.execute(
+    db,
+  );
   await sql`create trigger audit_target_search_insert after insert on audit when new.target is not null
     begin
       insert into audit_target_search(rowid, target) values (new.id, new.target);
