@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openStore, redactDatabaseUrl, StoreOpenError } from '../../src/store/index.js';
+import { openSqliteDatabase, SQLITE_CACHE_KIB } from '../../src/store/openStore.js';
 import { captureLogs } from '../support/captureLogs.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hostops-open-'));
@@ -142,6 +143,17 @@ describe('openStore with SQLite', () => {
     await store.claims.claimInteraction('i1', 'r1', new Date());
     expect(existsSync(`${file}-wal`)).toBe(true);
     await store.close();
+  });
+
+  it("keeps a page cache of SQLITE_CACHE_KIB, not better-sqlite3's 16 MB", async () => {
+    const database = await openSqliteDatabase(join(tmp, 'cache.db'));
+    try {
+      expect(database.pragma('cache_size', { simple: true })).toBe(-SQLITE_CACHE_KIB);
+      expect(SQLITE_CACHE_KIB).toBeLessThanOrEqual(4000);
+      expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      database.close();
+    }
   });
 
   it('opens sqlite::memory:', async () => {
