@@ -24,6 +24,7 @@ import type { Logger } from '../../src/logger.js';
 import { openStore } from '../../src/store/index.js';
 import { createKyselyStore } from '../../src/store/kyselyStore.js';
 import { migrations } from '../../src/store/migrations/index.js';
+import { openSqliteDatabase } from '../../src/store/openStore.js';
 import type { Database as Schema } from '../../src/store/schema.js';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
 import { explainAudit } from '../explainAudit.js';
@@ -88,7 +89,11 @@ const WATCH_PAGE_LIMIT_MS = 100;
 const EXPORT_MB_ALLOWANCE = 20;
 const RSS_MB_ALLOWANCE = 15;
 /** Repeats of each /audit query (first page, oldest page). */
-const AUDIT_REPEATS = 15;
+const AUDIT_REPEATS = 100;
+/** The middle page (not a target) every this many rounds. */
+const MIDDLE_EVERY = 5;
+/** Rounds of the search that counts half the trail (not a target): each takes a fifth of a second. */
+const DENSE_REPEATS = 20;
 const EXPORTS = 3;
 const SUGGEST_REPEATS = 8;
 const LAUNCHES = 5;
@@ -199,15 +204,7 @@ async function loadAtRelease(engine: Engine, url: string): Promise<LoadedHistory
   const db = new Kysely<Schema>({
     dialect:
       engine === 'sqlite'
-        ? new SqliteDialect({
-            database: (() => {
-              // As openStore opens it.
-              const database = new Database(url.slice('sqlite:'.length));
-              database.pragma('journal_mode = WAL');
-              database.pragma('synchronous = NORMAL');
-              return database;
-            })(),
-          })
+        ? new SqliteDialect({ database: await openSqliteDatabase(url.slice('sqlite:'.length)) })
         : new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
   });
   try {
@@ -355,7 +352,7 @@ async function auditCases(stage: Stage, tracker: Tracker): Promise<AuditResult[]
     const oldest: number[] = [];
     const middle: number[] = [];
     let total = 0;
-    for (let n = 0; n < AUDIT_REPEATS; n++) {
+    for (let n = 0; n < (dense ? DENSE_REPEATS : AUDIT_REPEATS); n++) {
       const i = stage.discord.dispatchInteraction({ commandName: 'audit', options, roles: [ROLES.operator] });
       const answer = await answered(stage, tracker, i);
       first.push(answer.ms);
@@ -371,7 +368,7 @@ async function auditCases(stage: Stage, tracker: Tracker): Promise<AuditResult[]
       const last = Math.max(0, Math.floor((total - 1) / 10) * 10);
       for (const [offset, into] of [
         [last, oldest],
-        [Math.floor(total / 20) * 10, middle],
+        ...(n % MIDDLE_EVERY === 0 ? [[Math.floor(total / 20) * 10, middle] as const] : []),
       ] as const) {
         const click = stage.discord.dispatchComponent({
           customId: encodePageId(query, offset),
@@ -909,7 +906,7 @@ async function engineRun(engine: Engine, postgres: BenchPostgres | undefined, ou
     );
     details.push(
       `**${ENGINE_NAME[engine]}**: ${counts.audit.toLocaleString('en-US')} audit entries (${SCALE.expired.toLocaleString('en-US')} of them past the ${SCALE.days}-day retention) from ${SCALE.users} users, ${counts.changes.toLocaleString('en-US')} change records in every end state, ${counts.watched.toLocaleString('en-US')} watched domains and ${counts.alerts.toLocaleString('en-US')} alerts sent, ${SCALE.journalDomains.toLocaleString('en-US')} distinct domains in the journal; loaded by bench/loadHistory.ts through Store.importRows (schema at ${LOAD_AT_MIGRATION}) in ${ms(prepared.loadMs)}, then opened by openStore, which applied ${prepared.upgrade.join(', ') || 'nothing'} in ${ms(prepared.upgradeMs)}${prepared.vacuumMs === undefined ? '' : `, then VACUUM ANALYZE in ${ms(prepared.vacuumMs)} (${((prepared.allVisible ?? 0) * 100).toFixed(0)} % of audit's pages all-visible)`}; ${mb(prepared.fileBytes ?? 0)} on disk`,
-      `/audit, dispatch → answer (n=${AUDIT_REPEATS} each; the first page is the command, the others a click on a paging button for that offset, the bot's own custom id):`,
+      `/audit, dispatch → answer (n=${AUDIT_REPEATS} each, the middle page every ${MIDDLE_EVERY}th round, the search in half the trail ${DENSE_REPEATS} rounds; the first page is the command, the others a click on a paging button for that offset, the bot's own custom id):`,
       ...s.audit.map(
         (c) =>
           `  - ${c.name}: ${c.total.toLocaleString('en-US')} matches; first page ${fmtSummary(c.first)}; oldest page ${fmtSummary(c.oldest)}; middle page (not a target) ${fmtSummary(c.middle)}`,
