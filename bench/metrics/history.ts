@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { encodePageId } from '../../commands/audit.js';
+import { decodePageArgs, encodePageId } from '../../commands/audit.js';
 import type { Logger } from '../../src/logger.js';
 import { openStore } from '../../src/store/index.js';
 import { createKyselyStore } from '../../src/store/kyselyStore.js';
@@ -295,7 +295,13 @@ async function prepare(engine: Engine, postgres: BenchPostgres | undefined): Pro
 interface Answer {
   ms: number;
   /** The final message: PATCH @original after a defer, else the callback's data. */
-  body: { content?: string; embeds?: { description?: string; footer?: { text?: string } }[] } | undefined;
+  body:
+    | {
+        content?: string;
+        embeds?: { description?: string; footer?: { text?: string } }[];
+        components?: { components?: { custom_id?: string }[] }[];
+      }
+    | undefined;
   files: { name: string; size: number; text: string }[];
 }
 
@@ -357,14 +363,14 @@ async function auditCases(stage: Stage, tracker: Tracker): Promise<AuditResult[]
       const answer = await answered(stage, tracker, i);
       first.push(answer.ms);
       total = footerTotal(answer);
-      const days = typeof options.days === 'number' ? options.days : 7;
-      const query = {
-        since: Math.floor(Date.now() / 1000) - days * DAY_S,
-        ...(typeof options.user === 'string' ? { userId: options.user } : {}),
-        ...(typeof options.command === 'string' ? { command: options.command as 'domain info' } : {}),
-        ...(typeof options.outcome === 'string' ? { outcome: options.outcome as 'ok' } : {}),
-        ...(typeof options.target === 'string' ? { target: options.target } : {}),
-      };
+      // The search as the bot's own Older button carries it (its `since` fixed when the command ran).
+      const older = answer.body?.components?.[0]?.components?.[1]?.custom_id ?? '';
+      const query = decodePageArgs(older.replace(/^hostops:audit:/, ''))?.query;
+      if (query === undefined) {
+        // No match, no buttons (at a small BENCH_HISTORY_SCALE).
+        if (total === 0) continue;
+        throw new Error(`${name}: no paging button in the answer (${older})`);
+      }
       const last = Math.max(0, Math.floor((total - 1) / 10) * 10);
       for (const [offset, into] of [
         [last, oldest],
@@ -377,7 +383,7 @@ async function auditCases(stage: Stage, tracker: Tracker): Promise<AuditResult[]
         const page = await answered(stage, tracker, click);
         into.push(page.ms);
         // Each /audit adds its own entry, which the unfiltered search counts: a few more, never fewer.
-        if (offset === last && total > 0 && !(footerTotal(page) >= total && footerTotal(page) <= total + 2))
+        if (offset === last && total > 0 && !(footerTotal(page) >= total && footerTotal(page) <= total + 3))
           throw new Error(`${name}: the oldest page counts ${footerTotal(page)}, the first ${total}`);
       }
     }
