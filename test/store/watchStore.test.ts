@@ -80,6 +80,44 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
     expect((await fresh('engine')).engine).toBe(engine);
   });
 
+  describe('the cap, get and expiries', () => {
+    it('an add past the limit adds none and says how full the list is; two adds at once never pass it', async () => {
+      const store = await fresh('cap');
+      expect(await store.watch.add([d('one.example'), d('two.example')], USER, at(0), 3)).toEqual({
+        added: ['one.example', 'two.example'],
+        already: [],
+      });
+      // Names already watched do not count against the limit.
+      expect(
+        await store.watch.add([d('two.example'), d('x.example'), d('y.example')], USER, at(1), 3),
+      ).toEqual({
+        added: [],
+        already: ['two.example'],
+        full: { watched: 2, adding: 2, limit: 3 },
+      });
+      expect(await store.watch.count()).toBe(2);
+      // The last free place, raced by two adds: exactly one gets it (PostgreSQL queues them on a lock).
+      const raced = await Promise.all([
+        store.watch.add([d('race-a.example')], USER, at(2), 3),
+        store.watch.add([d('race-b.example')], USER, at(2), 3),
+      ]);
+      expect(raced.map((r) => r.added.length).sort()).toEqual([0, 1]);
+      expect(await store.watch.count()).toBe(3);
+    });
+
+    it('get reads the given domains by name; expiries lists the known expiry dates', async () => {
+      const store = await fresh('get');
+      await store.watch.add([d('b.example'), d('a.example'), d('c.example')], USER, at(0));
+      const [b] = await store.watch.get(['b.example']);
+      if (!b) throw new Error('b.example is not watched');
+      expect(await store.watch.record(b, okFindings('2031-05-17'), at(1))).toBe(true);
+      expect(
+        (await store.watch.get(['c.example', 'b.example', 'nope.example'])).map((r) => r.domain),
+      ).toEqual(['b.example', 'c.example']);
+      expect(await store.watch.expiries()).toEqual([{ domain: 'b.example', expiryDate: '2031-05-17' }]);
+    });
+  });
+
   describe('add and remove', () => {
     let store: Store;
     beforeAll(async () => {
