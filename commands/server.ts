@@ -7,7 +7,7 @@ import {
   change,
   defineCommand,
   GUILD_ONLY,
-  type PrecheckContext,
+  type PrepareContext,
   read,
 } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
@@ -160,7 +160,7 @@ const addressOf = (ip: string) => ip.split('/')[0] ?? ip;
  */
 function forwardCheck(
   parameters: ReverseDnsParameters,
-  { config }: PrecheckContext,
+  { config }: PrepareContext,
 ): ReverseDnsParameters | Promise<ReverseDnsParameters> {
   const { forwardCheck: mode, servers } = config.dns;
   const { forward: _earlier, ...sent } = parameters;

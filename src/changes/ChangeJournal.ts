@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangeOperation } from '../hosting/operations.js';
 import type { Locale } from '../i18n/locales.js';
-import { message, type Translator, translator } from '../i18n/Translator.js';
-import type { ChangePreview } from '../replies/ReplyBody.js';
+import { message } from '../i18n/Translator.js';
+import type { LocalizedPreview } from '../replies/ReplyBody.js';
 import { UserError } from '../replies/UserError.js';
 import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
@@ -17,13 +17,19 @@ export interface Requester {
   locale: Locale;
 }
 
-/** What the journal needs of a change's definition (a command's ChangeSpec satisfies it). */
+/** What the journal needs of a change's definition (a command's change handler satisfies it). */
 export interface JournalledChange {
   readonly operation: ChangeOperation;
   /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
   readonly secrets?: readonly string[];
-  target(parameters: Record<string, unknown>): string;
-  preview(parameters: Record<string, unknown>, t: Translator): ChangePreview;
+}
+
+/** A change as its command made it: what the record keeps of it besides who asked. */
+export interface MadeChange {
+  readonly parameters: object;
+  readonly target: string;
+  /** In every language, secrets masked: the record's history never holds one. */
+  readonly recorded: LocalizedPreview;
 }
 
 /** Where a change ends once it has been sent. */
@@ -54,7 +60,7 @@ export class ChangeJournal {
   async open(
     command: string,
     spec: JournalledChange,
-    parameters: object,
+    made: MadeChange,
     requester: Requester,
     correlationId: string,
   ): Promise<ChangeRecord> {
@@ -63,10 +69,9 @@ export class ChangeJournal {
       id: randomBytes(12).toString('base64url'),
       operation: spec.operation,
       command,
-      target: spec.target({ ...parameters }),
-      parameters: this.#sealed(spec, parameters),
-      // The stored preview is for the record's history: never with a secret in it.
-      preview: spec.preview(masked(spec, parameters), translator(requester.locale)),
+      target: made.target,
+      parameters: this.#sealed(spec, made.parameters),
+      preview: made.recorded,
       requestedById: requester.id,
       requestedByName: requester.name,
       guildId: requester.guildId,

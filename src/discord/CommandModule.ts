@@ -2,20 +2,21 @@ import {
   type ApplicationCommandOptionType,
   ApplicationIntegrationType,
   type ButtonInteraction,
-  type ChatInputCommandInteraction,
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { masked } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
-import type { Locale } from '../i18n/locales.js';
-import type { Translator } from '../i18n/Translator.js';
+import { LOCALES, type Locale } from '../i18n/locales.js';
+import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
-import type { ChangePreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
+import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Tier } from './access.js';
+import type { CommandInteraction, NamesOf, OptionNames, OptionsOf } from './typedOptions.js';
 
 /** Spread into every definition: guild installs only, never DMs or user installs. */
 export const GUILD_ONLY: Required<
@@ -24,93 +25,6 @@ export const GUILD_ONLY: Required<
   contexts: [InteractionContextType.Guild],
   integration_types: [ApplicationIntegrationType.GuildInstall],
 };
-
-/** The options a definition declares, as its `as const` JSON has them. */
-export type OptionList = readonly {
-  readonly name: string;
-  readonly type: ApplicationCommandOptionType;
-  readonly required?: boolean;
-}[];
-
-/** The options of subcommand `K` of definition `D` (of the command itself for `''`); none: `[]`. */
-export type OptionsOf<
-  D extends RESTPostAPIChatInputApplicationCommandsJSONBody,
-  K extends string,
-> = AsOptionList<
-  K extends ''
-    ? D['options']
-    : Extract<
-          NonNullable<D['options']>[number],
-          { type: ApplicationCommandOptionType.Subcommand; name: K }
-        > extends {
-          options?: infer O;
-        }
-      ? O
-      : never
->;
-type AsOptionList<O> = O extends OptionList ? O : readonly [];
-
-type Names<O extends OptionList, T extends ApplicationCommandOptionType> = Extract<
-  O[number],
-  { type: T }
->['name'];
-type RequiredNames<O extends OptionList, T extends ApplicationCommandOptionType> = Extract<
-  O[number],
-  { type: T; required: true }
->['name'];
-
-/** The names a subcommand's options may be read by, per type; required ones apart. */
-export interface OptionNames {
-  any: string;
-  string: string;
-  requiredString: string;
-  integer: string;
-  requiredInteger: string;
-  boolean: string;
-  requiredBoolean: string;
-  attachment: string;
-  requiredAttachment: string;
-}
-
-/** The names of a definition's options (`OptionsOf`), per type. */
-export type NamesOf<O extends OptionList> = {
-  any: Names<O, ApplicationCommandOptionType>;
-  string: Names<O, ApplicationCommandOptionType.String>;
-  requiredString: RequiredNames<O, ApplicationCommandOptionType.String>;
-  integer: Names<O, ApplicationCommandOptionType.Integer>;
-  requiredInteger: RequiredNames<O, ApplicationCommandOptionType.Integer>;
-  boolean: Names<O, ApplicationCommandOptionType.Boolean>;
-  requiredBoolean: RequiredNames<O, ApplicationCommandOptionType.Boolean>;
-  attachment: Names<O, ApplicationCommandOptionType.Attachment>;
-  requiredAttachment: RequiredNames<O, ApplicationCommandOptionType.Attachment>;
-};
-
-type Resolver = ChatInputCommandInteraction['options'];
-
-/**
- * An interaction's options as one subcommand's definition declares them: a name that is not declared,
- * of another type, or read as required when it is optional fails the typecheck.
- */
-export interface TypedOptions<N extends OptionNames = OptionNames> {
-  get(name: N['any']): ReturnType<Resolver['get']>;
-  getString(name: N['requiredString'], required: true): string;
-  getString(name: N['string']): string | null;
-  getInteger(name: N['requiredInteger'], required: true): number;
-  getInteger(name: N['integer']): number | null;
-  getBoolean(name: N['requiredBoolean'], required: true): boolean;
-  getBoolean(name: N['boolean']): boolean | null;
-  getAttachment(
-    name: N['requiredAttachment'],
-    required: true,
-  ): NonNullable<ReturnType<Resolver['getAttachment']>>;
-  getAttachment(name: N['attachment']): ReturnType<Resolver['getAttachment']>;
-}
-
-/** The command's interaction, its options typed by the subcommand's definition. */
-export type CommandInteraction<N extends OptionNames = OptionNames> = Omit<
-  ChatInputCommandInteraction<'cached' | 'raw'>,
-  'options'
-> & { options: TypedOptions<N> };
 
 /** The context of subcommand `K` of definition `D`: its options typed by their declared names. */
 export type ContextOf<
@@ -144,11 +58,12 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   locale: Locale;
 }
 
-/** What a change's precheck may use. */
-export interface PrecheckContext {
+/** What making a change (its look-up and preview) may use; `t` is the invoker's language. */
+export interface PrepareContext {
   config: Config;
   logger: Logger;
   store: Store;
+  t: Translator;
 }
 
 /** What a change's `remember` and `revert` may use. */
@@ -202,7 +117,7 @@ export interface ModalRequest {
 }
 
 /** What turning a submitted form into parameters may use. */
-export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't'>;
+export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't' | 'logger' | 'store'>;
 
 /**
  * A changing subcommand. A change is data: `parse` turns options into JSON parameters, which are
@@ -227,7 +142,7 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
    * parameters with what it found (kept in the record and shown by `preview`; `send` ignores it), or
    * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
    */
-  precheck?: (parameters: P, context: PrecheckContext) => P | Promise<P>;
+  precheck?: (parameters: P, context: PrepareContext) => P | Promise<P>;
   /** After the change ended `done` or `unknown`: what HostOps keeps of it beyond the record (a DNS set). */
   remember?: (record: ChangeRecord, outcome: 'done' | 'unknown', context: MemoryContext) => Promise<void>;
   /**
@@ -250,8 +165,44 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
   autocomplete?: Autocomplete;
 }
 
+/** A change as it is made, once: what `send` gets, what the record keeps, and what the prompt shows. */
+export interface PreparedChange<P extends object = Record<string, unknown>> {
+  /** With what the look-up found (shown, kept; `send` ignores it). */
+  parameters: P;
+  target: string;
+  /** In the invoker's language, exactly as it will be sent, a secret in full: only they see it. */
+  preview: ChangePreview;
+  /** In every language, every secret masked: what the record keeps and shows from then on. */
+  recorded: LocalizedPreview;
+}
+
+/** A promise when the change needs a look-up first (the prompt acknowledges before waiting for it). */
+export type Preparing<P extends object> = PreparedChange<P> | Promise<PreparedChange<P>>;
+
+/**
+ * A changing subcommand as the change flow sees it (`change()` makes it from a ChangeSpec). The command
+ * is asked twice about a change: to make it — from options, a form, the change it reverts, or the same
+ * parameters again (Try again) — and to send it; everything between is the record.
+ */
+export interface ChangeHandler<P extends object, N extends OptionNames = OptionNames>
+  extends Pick<
+    ChangeSpec<P, N>,
+    'tier' | 'operation' | 'secrets' | 'remember' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
+  > {
+  kind: 'change';
+  // A method, so a handler typed by its own options still serves where any options are handled.
+  parse(context: CommandContext<N>): Preparing<P> | ModalRequest;
+  submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => Preparing<P>;
+  /** Try again: the same parameters, looked up and shown anew. */
+  again: (parameters: P, context: PrepareContext) => Preparing<P>;
+  revert?: (
+    record: ChangeRecord,
+    context: MemoryContext & PrepareContext,
+  ) => Promise<PreparedChange<P> | undefined>;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
-export type AnyChangeSpec = ChangeSpec<any>;
+export type AnyChangeSpec = ChangeHandler<any>;
 
 export type Subcommand<N extends OptionNames = OptionNames> =
   /** Reads: options are parsed before the reply is deferred, so input errors stay ephemeral. */
@@ -268,7 +219,7 @@ export type Subcommand<N extends OptionNames = OptionNames> =
     }
   /** Changes: nothing is sent before the invoker confirms. */
   // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
-  | ({ kind: 'change' } & ChangeSpec<any, N>)
+  | ChangeHandler<any, N>
   /** Instant ephemeral answers that touch no API; `anywhere` skips the channel gate (for /help). */
   | {
       kind: 'info';
@@ -371,11 +322,49 @@ export function read<T, N extends OptionNames = OptionNames>(spec: {
   return { kind: 'read', ...spec };
 }
 
-/** Lets a change declare its parameter type while the router stays generic; options as for `read`. */
+/**
+ * A change from its spec: the look-up, the target and the previews are made at once, in one step, so the
+ * flow asks the command only to make a change and to send it. Options as for `read`.
+ */
 export function change<P extends object, N extends OptionNames = OptionNames>(
   spec: ChangeSpec<P, N>,
-): Extract<Subcommand<N>, { kind: 'change' }> {
-  return { kind: 'change', ...spec };
+): ChangeHandler<P, N> {
+  const { parse, submitForm, precheck, target, preview, revert, ...rest } = spec;
+  const made = (parameters: P, t: Translator): PreparedChange<P> => {
+    const shown = preview(parameters, t);
+    const hidden = masked(spec, parameters) as P;
+    const recorded = Object.fromEntries(
+      LOCALES.map((locale) => [
+        locale,
+        !spec.secrets?.length && locale === t.locale ? shown : preview(hidden, translator(locale)),
+      ]),
+    ) as LocalizedPreview;
+    return { parameters, target: target(parameters), preview: shown, recorded };
+  };
+  const prepare = (parameters: P, context: PrepareContext): Preparing<P> => {
+    const checked = precheck?.(parameters, context) ?? parameters;
+    return checked instanceof Promise
+      ? checked.then((found) => made(found, context.t))
+      : made(checked, context.t);
+  };
+  return {
+    kind: 'change',
+    ...rest,
+    parse(context) {
+      const parsed = parse(context);
+      return isModalRequest(parsed) ? parsed : prepare(parsed, context);
+    },
+    ...(submitForm && {
+      submitForm: (state, text, context) => prepare(submitForm(state, text, context), context),
+    }),
+    again: prepare,
+    ...(revert && {
+      revert: async (record, context) => {
+        const parameters = await revert(record, context);
+        return parameters === undefined ? undefined : prepare(parameters, context);
+      },
+    }),
+  };
 }
 
 export function isModalRequest<P>(value: P | ModalRequest): value is ModalRequest {

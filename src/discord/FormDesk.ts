@@ -90,12 +90,14 @@ export class FormDesk {
     const invocation = newInvocation(logger, interaction, form.command, true, form.correlationId);
     try {
       if (changes.draining) throw restarting();
-      const parameters = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
+      const made = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
         hosting,
         config,
+        store,
+        logger: invocation.logger,
         t: translator(invocation.locale),
       });
-      await changes.prompt(interaction, invocation, spec, parameters);
+      await changes.prompt(interaction, invocation, spec, made);
     } catch (error) {
       await answers.fail(interaction, invocation, error);
     }

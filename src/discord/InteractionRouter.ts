@@ -30,7 +30,7 @@ import {
 import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
-import { parseCustomId } from './customId.js';
+import { isChangeButton, parseCustomId } from './customId.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
@@ -233,33 +233,16 @@ export class InteractionRouter {
     const { action, id } = parsed;
     if (interaction.isModalSubmit()) {
       if (action === 'modal') await this.#forms.submitted(interaction, id);
-      if (action === 'reject') await this.#changes.reject(interaction, id);
+      if (action === 'reject') await this.#changes.rejectSubmitted(interaction, id);
       return;
     }
     await this.#button(interaction, action, id);
   }
 
   #button(interaction: ButtonInteraction, action: string, id: string): Promise<void> {
-    switch (action) {
-      case 'confirm':
-        return this.#changes.confirm(interaction, id);
-      case 'cancel':
-        return this.#changes.cancel(interaction, id);
-      case 'again':
-        return this.#changes.sendAgain(interaction, id);
-      case 'retry':
-        return this.#changes.tryAgain(interaction, id);
-      case 'approve':
-        return this.#changes.approve(interaction, id);
-      case 'reject':
-        return this.#changes.reject(interaction, id);
-      case 'revert':
-        return this.#changes.revert(interaction, id);
-      default: {
-        const handler = this.#table.component(action);
-        return handler ? this.#component(interaction, action, handler, id) : Promise.resolve();
-      }
-    }
+    if (isChangeButton(action)) return this.#changes.buttons[action](interaction, id);
+    const handler = this.#table.component(action);
+    return handler ? this.#component(interaction, action, handler, id) : Promise.resolve();
   }
 
   /** A button of a command's own answer: the same gates as the command, then the message is updated. */

@@ -4,6 +4,14 @@
  */
 const PATTERN = /^hostops:([a-z]+):(.*)$/s;
 
+/** The buttons of a change (prompt, approval request, outcome), by their action: each has one handler. */
+export const CHANGE_BUTTONS = ['confirm', 'cancel', 'again', 'retry', 'approve', 'reject', 'revert'] as const;
+export type ChangeButton = (typeof CHANGE_BUTTONS)[number];
+
+export function isChangeButton(action: string): action is ChangeButton {
+  return (CHANGE_BUTTONS as readonly string[]).includes(action);
+}
+
 export function customId(action: string, id: string): string {
   return `hostops:${action}:${id}`;
 }

@@ -1,7 +1,7 @@
 import { InvalidOptionError } from '../replies/UserError.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { refuseHiddenCharacters } from '../validation/refuseHiddenCharacters.js';
-import type { OptionNames, TypedOptions } from './CommandModule.js';
+import type { OptionNames, TypedOptions } from './typedOptions.js';
 
 /**
  * Runs a validator on one option, naming the option when it refuses the value. Every text value

@@ -1,4 +1,5 @@
 import type { APIActionRowComponent, APIButtonComponent, APIEmbed } from 'discord.js';
+import type { Locale } from '../i18n/locales.js';
 
 /** What a handler may send back; mentions are always disabled by the client. */
 export interface ReplyBody {
@@ -41,3 +42,10 @@ export interface ChangePreview {
   /** Attached when the fields cannot show everything; the fields say so. */
   files?: PreviewFile[];
 }
+
+/**
+ * A change's preview in every language HostOps speaks, made once with the change: the record keeps it,
+ * so its prompt, approval request and outcomes are shown in whoever's language without asking the
+ * command again.
+ */
+export type LocalizedPreview = { readonly [L in Locale]: ChangePreview };

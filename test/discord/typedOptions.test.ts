@@ -6,8 +6,9 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import type { ContextOf, TypedOptions } from '../../src/discord/CommandModule.js';
+import type { ContextOf } from '../../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption } from '../../src/discord/options.js';
+import type { TypedOptions } from '../../src/discord/typedOptions.js';
 
 const definition = {
   name: 'sample',

@@ -2,6 +2,7 @@ import type { APIEmbed } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../../src/changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../../src/changes/ChangeJournal.js';
+import { recordedPreview } from '../../src/changes/recordedPreview.js';
 import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { Config } from '../../src/config.js';
 import type { Answers, Invocation } from '../../src/discord/Answers.js';
@@ -64,17 +65,27 @@ describe('the confirmation flow’s words', () => {
   });
 });
 
+/** What the flow asked of the change below, in order. */
+let asked: string[] = [];
+
 /** A change whose preview and outcome are written with the translators it is given. */
 const spec = change<{ name: string }>({
   tier: 'operator',
   operation: 'setReverseDns',
   parse: () => ({ name: 'x' }),
-  target: ({ name }) => name,
-  preview: ({ name }, t) => ({
-    title: t.locale === 'de' ? 'Reverse-DNS setzen' : 'Set reverse DNS',
-    fields: [{ name: t.locale === 'de' ? 'Hostname' : 'Hostname', value: name }],
-  }),
+  target: ({ name }) => {
+    asked.push('target');
+    return name;
+  },
+  preview: ({ name }, t) => {
+    asked.push(`preview ${t.locale}`);
+    return {
+      title: t.locale === 'de' ? 'Reverse-DNS setzen' : 'Set reverse DNS',
+      fields: [{ name: t.locale === 'de' ? 'Hostname' : 'Hostname', value: name }],
+    };
+  },
   send: async ({ name }, context: SendContext) => {
+    asked.push('send');
     contexts.push(context);
     return {
       private: { content: `${context.t.locale}: ${name} private` },
@@ -201,9 +212,11 @@ describe('ChangeFlow in German', () => {
   }
 
   async function prompt(locale: Locale, sent: Sent[]): Promise<ChangeRecord> {
-    await flow.prompt(fakeInteraction('requester', locale, sent), invocation(locale), spec, {
-      name: 'host.example.com',
-    });
+    const made = spec.again(
+      { name: 'host.example.com' },
+      { config: {} as Config, store, logger: logs.logger, t: translator(locale) },
+    );
+    await flow.prompt(fakeInteraction('requester', locale, sent), invocation(locale), spec, made);
     const confirm = sent[0]?.body.components?.[0]?.components[0];
     const id = confirm && 'custom_id' in confirm ? confirm.custom_id.split(':')[2] : undefined;
     const record = id === undefined ? undefined : await store.changes.get(id);
@@ -215,6 +228,7 @@ describe('ChangeFlow in German', () => {
     store = await openStore('sqlite::memory:');
     posted = [];
     contexts = [];
+    asked = [];
   });
 
   afterEach(async () => {
@@ -227,7 +241,9 @@ describe('ChangeFlow in German', () => {
     const sent: Sent[] = [];
     const record = await prompt('de', sent);
     expect(record.locale).toBe('de');
-    expect((record.preview as { title: string }).title).toBe('Reverse-DNS setzen');
+    // The record keeps its preview in every language: the channel's approval request needs no command.
+    expect(recordedPreview(record.preview, 'de').title).toBe('Reverse-DNS setzen');
+    expect(recordedPreview(record.preview, 'en').title).toBe('Set reverse DNS');
     const embed = embedOf(sent[0]);
     expect(embed.title).toBe('Reverse-DNS setzen');
     expect(embed.description).toMatch(
@@ -250,14 +266,14 @@ describe('ChangeFlow in German', () => {
     await start('en');
     const sent: Sent[] = [];
     const record = await prompt('de', sent);
-    await flow.cancel(fakeInteraction('requester', 'de', sent), record.id);
+    await flow.buttons.cancel(fakeInteraction('requester', 'de', sent), record.id);
     expect(embedOf(sent.at(-1)).description).toBe('Abgebrochen — es wurde nichts gesendet.');
     // Another member is told it is not theirs; the requester, that it is closed — each in German.
     const other: Sent[] = [];
-    await flow.cancel(fakeInteraction('someone', 'de', other), record.id);
+    await flow.buttons.cancel(fakeInteraction('someone', 'de', other), record.id);
     expect(other[0]?.body.content).toBe('Nur <@requester> kann diese Änderung abbrechen.');
     const again: Sent[] = [];
-    await flow.cancel(fakeInteraction('requester', 'de', again), record.id);
+    await flow.buttons.cancel(fakeInteraction('requester', 'de', again), record.id);
     expect(again[0]?.body.content).toBe(
       'Diese Bestätigung ist nicht mehr offen: Sie wurde abgebrochen; es wurde nichts gesendet.',
     );
@@ -267,7 +283,7 @@ describe('ChangeFlow in German', () => {
     await start('en');
     const sent: Sent[] = [];
     const record = await prompt('de', sent);
-    await flow.confirm(fakeInteraction('requester', 'de', sent), record.id);
+    await flow.buttons.confirm(fakeInteraction('requester', 'de', sent), record.id);
     expect(embedOf(sent.find((s) => s.kind === 'update')).description).toBe('Wird gesendet…');
     expect(contexts[0]?.t.locale).toBe('de');
     expect(contexts[0]?.channelT.locale).toBe('en');
@@ -281,7 +297,7 @@ describe('ChangeFlow in German', () => {
     const record = await prompt('en', sent);
     flow.startDraining();
     const click: Sent[] = [];
-    await flow.confirm(fakeInteraction('requester', 'de', click), record.id);
+    await flow.buttons.confirm(fakeInteraction('requester', 'de', click), record.id);
     expect(click[0]?.body.content).toBe(
       'Nicht gesendet: HostOps startet gerade neu; versuch es in einer Minute noch einmal.',
     );
@@ -291,7 +307,10 @@ describe('ChangeFlow in German', () => {
     await start('de', ['/server rdns']);
     const sent: Sent[] = [];
     const record = await prompt('en', sent);
-    await flow.confirm(fakeInteraction('requester', 'en-US', sent), record.id);
+    // Made once, in the invoker's language and (for the record) in every language; never again after.
+    expect(asked.sort()).toEqual(['preview de', 'preview en', 'target']);
+    asked = [];
+    await flow.buttons.confirm(fakeInteraction('requester', 'en-US', sent), record.id);
     expect(embedOf(sent.find((s) => s.kind === 'update')).description).toBe('Posting the approval request…');
     expect(embedOf(sent.find((s) => s.kind === 'editReply')).description).toMatch(
       /^\*\*Approval pending\*\*/,
@@ -307,12 +326,12 @@ describe('ChangeFlow in German', () => {
 
     // The requester cannot approve their own change; an English approver sends it.
     const own: Sent[] = [];
-    await flow.approve(fakeInteraction('requester', 'de', own), record.id);
+    await flow.buttons.approve(fakeInteraction('requester', 'de', own), record.id);
     expect(own[0]?.body.content).toBe(
       'Du hast diese Änderung beantragt: Jemand anderes muss sie freigeben. Es wurde nichts gesendet.',
     );
     const approving: Sent[] = [];
-    await flow.approve(fakeInteraction('approver', 'en-GB', approving), record.id);
+    await flow.buttons.approve(fakeInteraction('approver', 'en-GB', approving), record.id);
     expect(embedOf(approving.find((s) => s.kind === 'update')).description).toBe(
       'Freigegeben von <@approver> — wird gesendet…',
     );
@@ -324,22 +343,25 @@ describe('ChangeFlow in German', () => {
     const [secret, record2] = approving.filter((s) => s.kind === 'followUp');
     expect(secret?.body.content).toBe('en: host.example.com private');
     expect(record2?.body.content).toBe('de: host.example.com public (freigegeben von <@approver>)');
+    // The German request, the English prompt's steps and the outcome came from the record: the change
+    // itself was asked only to send.
+    expect(asked).toEqual(['send']);
   });
 
   it('opens the reject form in the presser’s language and records the rejection in BOT_LOCALE', async () => {
     await start('de', ['/server rdns']);
     const sent: Sent[] = [];
     const record = await prompt('en', sent);
-    await flow.confirm(fakeInteraction('requester', 'en-US', sent), record.id);
+    await flow.buttons.confirm(fakeInteraction('requester', 'en-US', sent), record.id);
     const form: Sent[] = [];
-    await flow.reject(fakeInteraction('approver', 'en-US', form), record.id);
+    await flow.buttons.reject(fakeInteraction('approver', 'en-US', form), record.id);
     expect(form[0]?.body.title).toBe('Reject this change');
     const modal = {
       ...fakeInteraction('approver', 'de', form),
       isButton: () => false,
       fields: { getTextInputValue: () => 'falscher Host' },
     };
-    await flow.reject(modal, record.id);
+    await flow.buttons.reject(modal, record.id);
     expect(form.at(-1)?.body.content).toBe('Abgelehnt. Es wurde nichts gesendet.');
     expect(embedOf({ kind: 'reply', body: posted.at(-1)?.body ?? {} }).description).toBe(
       '**Abgelehnt** von <@approver>: falscher Host. Es wurde nichts gesendet.',

@@ -60,7 +60,7 @@ export class ApprovalFlow {
     const waiting = { ...record, state: 'awaiting_approval' as const, expiresAt };
     // The prompt being edited is the requester's, in their language.
     const t = translator(record.locale);
-    const shown = shownPreview(waiting, spec, t);
+    const shown = shownPreview(waiting, t);
     await interaction.update({
       embeds: [previewEmbed(shown, t, Colour.info, t('changes.approval.posting'))],
       components: [],

@@ -13,7 +13,8 @@ import { literal } from '../../replies/literal.js';
 import type { MessageBody, PreviewFile } from '../../replies/ReplyBody.js';
 import { approvalNotHere } from '../../replies/UserError.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import type { AnyChangeSpec } from '../CommandModule.js';
+import type { AnyChangeSpec, PrepareContext, Preparing } from '../CommandModule.js';
+import type { ChangeButton } from '../customId.js';
 import { withAttachments } from '../withAttachments.js';
 import { ApprovalFlow } from './ApprovalFlow.js';
 import { type ChangeFlowDeps, ChangeFlowState, type Prompted } from './ChangeFlowState.js';
@@ -21,6 +22,9 @@ import { ChangeSender } from './ChangeSender.js';
 import { ChangeSweeper } from './ChangeSweeper.js';
 import { ClickGuard } from './ClickGuard.js';
 import { closedMessage, previewEmbed, promptButtons, statusBody } from './renderChange.js';
+
+/** What a change's button does when pressed: `id` is the change record's. */
+export type ButtonHandler = (interaction: ButtonInteraction, id: string) => Promise<void>;
 
 /**
  * Prompt → Confirm → send → outcome, on change records: everything a change does between the
@@ -35,12 +39,31 @@ export class ChangeFlow {
   readonly #approvals: ApprovalFlow;
   readonly #sweeper: ChangeSweeper;
 
+  /**
+   * Every button of a change by its custom-id action. The router hands a press straight to its handler:
+   * Confirm goes from here to the sender, which asks the command to send.
+   */
+  readonly buttons: Readonly<Record<ChangeButton, ButtonHandler>>;
+
   constructor(deps: ChangeFlowDeps, track: (task: Promise<void>) => void) {
     this.#state = new ChangeFlowState(deps, track);
     this.#guard = new ClickGuard(this.#state, (record) => this.#sweeper.expire(record.id, record));
-    this.#sender = new ChangeSender(this.#state);
+    this.#sender = new ChangeSender(this.#state, this.#guard, (...request) =>
+      this.#approvals.request(...request),
+    );
     this.#approvals = new ApprovalFlow(this.#state, this.#guard, this.#sender);
     this.#sweeper = new ChangeSweeper(this.#state, this.#approvals);
+    const sender = this.#sender;
+    const approvals = this.#approvals;
+    this.buttons = {
+      confirm: sender.confirm.bind(sender),
+      cancel: this.#cancel.bind(this),
+      again: this.#sendAgain.bind(this),
+      retry: this.#tryAgain.bind(this),
+      approve: approvals.approve.bind(approvals),
+      reject: approvals.reject.bind(approvals),
+      revert: this.#revert.bind(this),
+    };
   }
 
   /** Stopping: the router turns new commands away too. */
@@ -48,29 +71,31 @@ export class ChangeFlow {
     return this.#state.draining;
   }
 
-  /** Stores the change and shows the invoker what will be sent, with Confirm and Cancel. */
+  /**
+   * Stores the change as its command made it and shows the invoker what will be sent, with Confirm and
+   * Cancel. Nothing after this asks the command about the change again until it is sent.
+   */
   async prompt(
     interaction: Prompted,
     invocation: Invocation,
     spec: AnyChangeSpec,
-    parameters: object,
+    preparing: Preparing<object>,
   ): Promise<void> {
     const state = this.#state;
-    const { journal, answers, config, store } = state.deps;
-    const checking = spec.precheck?.(parameters, { config, logger: invocation.logger, store });
+    const { journal, answers } = state.deps;
     // A look-up first (the store, a DNS query). What is at hand within this turn of the event loop
     // (the store's answer) goes into the prompt as the first response; anything that waits for I/O is
     // acknowledged first, so neither Discord's deadline nor the acknowledgement waits for it.
     let deferred = false;
-    if (checking instanceof Promise) {
+    if (preparing instanceof Promise) {
       const settled = () => true;
-      const quick = await Promise.race([checking.then(settled, settled), nextTurn(false)]);
+      const quick = await Promise.race([preparing.then(settled, settled), nextTurn(false)]);
       if (!quick) {
         await answers.acknowledge(invocation, interaction.deferReply({ flags: MessageFlags.Ephemeral }));
         deferred = true;
       }
     }
-    const checked = (await checking) ?? parameters;
+    const made = await preparing;
     const requester = {
       id: invocation.userId,
       name: invocation.userName,
@@ -78,9 +103,9 @@ export class ChangeFlow {
       channelId: invocation.channelId,
       locale: invocation.locale,
     };
-    const record = await journal.open(invocation.label, spec, checked, requester, invocation.correlationId);
+    const record = await journal.open(invocation.label, spec, made, requester, invocation.correlationId);
     const t = translator(invocation.locale);
-    const preview = spec.preview(checked, t);
+    const { preview } = made;
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
     const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
@@ -103,30 +128,7 @@ export class ChangeFlow {
     invocation.logger.info({ change: record.id, operation: record.operation }, 'change prompted');
   }
 
-  async confirm(interaction: ButtonInteraction, id: string): Promise<void> {
-    const click = await this.#guard.check(interaction, id, 'confirm');
-    if (!click) return;
-    const { record, spec, invocation, t } = click;
-    const { approvals, approvalsHere, answers, journal } = this.#state.deps;
-    try {
-      if (await approvals.requires(record.command)) {
-        if (!approvalsHere) throw approvalNotHere(record.command);
-        await this.#approvals.request(interaction, record, spec, invocation);
-        return;
-      }
-    } catch (error) {
-      await answers.fail(interaction, invocation, error);
-      return;
-    }
-    if (!(await journal.claim(record, spec))) {
-      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
-      return;
-    }
-    this.#state.forgetPrompt(record.id);
-    await this.#sender.send(interaction, record, spec, invocation);
-  }
-
-  async cancel(interaction: ButtonInteraction, id: string): Promise<void> {
+  async #cancel(interaction: ButtonInteraction, id: string): Promise<void> {
     const click = await this.#guard.check(interaction, id, 'cancel');
     if (!click) return;
     const { record, spec, invocation, t } = click;
@@ -136,15 +138,13 @@ export class ChangeFlow {
     }
     this.#state.forgetPrompt(record.id);
     const prompt = translator(record.locale);
-    await interaction.update(
-      statusBody(record, spec, prompt, Colour.neutral, prompt('changes.prompt.cancelled')),
-    );
+    await interaction.update(statusBody(record, prompt, Colour.neutral, prompt('changes.prompt.cancelled')));
     this.#state.deps.answers.data(interaction, changeData(record, spec, 'cancelled'));
     await this.#state.deps.answers.finish(invocation, 'cancelled');
   }
 
   /** Send again: a repeatable change whose outcome was unknown. */
-  async sendAgain(interaction: ButtonInteraction, id: string): Promise<void> {
+  async #sendAgain(interaction: ButtonInteraction, id: string): Promise<void> {
     const click = await this.#guard.check(interaction, id, 'send_again');
     if (!click) return;
     const { record, spec, invocation, t } = click;
@@ -156,13 +156,13 @@ export class ChangeFlow {
   }
 
   /** Try again: the same change as a new prompt, after a read-back showed it did not happen. */
-  async tryAgain(interaction: ButtonInteraction, id: string): Promise<void> {
+  async #tryAgain(interaction: ButtonInteraction, id: string): Promise<void> {
     const click = await this.#guard.check(interaction, id, 'try_again');
     if (!click) return;
     const { record, spec, invocation } = click;
     try {
       await this.#refuseWithoutApprover(record.command);
-      await this.prompt(interaction, invocation, spec, record.parameters);
+      await this.prompt(interaction, invocation, spec, spec.again(record.parameters, this.#made(invocation)));
     } catch (error) {
       await this.#state.deps.answers.fail(interaction, invocation, error);
     }
@@ -172,25 +172,31 @@ export class ChangeFlow {
    * Revert on a change's public record: a new, ordinary prompt (diff, Confirm, approval, journal, audit)
    * for what undoes it, as whoever pressed — who needs the change's tier.
    */
-  async revert(interaction: ButtonInteraction, id: string): Promise<void> {
+  async #revert(interaction: ButtonInteraction, id: string): Promise<void> {
     const click = await this.#guard.check(interaction, id, 'revert');
     const revert = click?.spec.revert;
     if (!click || !revert) return;
     const { record, spec, invocation, t } = click;
-    const { answers, store, now } = this.#state.deps;
+    const { answers, now } = this.#state.deps;
     try {
       await this.#refuseWithoutApprover(record.command);
-      const parameters = await revert(record, { store, now });
-      if (parameters === undefined) {
+      const made = await revert(record, { now, ...this.#made(invocation) });
+      if (made === undefined) {
         const nothing = t('changes.revert.nothing', { target: literal(record.target ?? '') });
         await answers.acknowledge(invocation, interaction.reply(ephemeral({ content: nothing })));
         await answers.finish(invocation, 'ok', 'nothing to revert to');
         return;
       }
-      await this.prompt(interaction, invocation, spec, parameters);
+      await this.prompt(interaction, invocation, spec, made);
     } catch (error) {
       await answers.fail(interaction, invocation, error);
     }
+  }
+
+  /** What a command making a change for `invocation` may use. */
+  #made(invocation: Invocation): PrepareContext {
+    const { config, store } = this.#state.deps;
+    return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
   }
 
   /**
@@ -202,11 +208,8 @@ export class ChangeFlow {
     if (!approvalsHere && (await approvals.requires(command))) throw approvalNotHere(command);
   }
 
-  approve(interaction: ButtonInteraction, id: string): Promise<void> {
-    return this.#approvals.approve(interaction, id);
-  }
-
-  reject(interaction: ButtonInteraction | ModalSubmitInteraction, id: string): Promise<void> {
+  /** Reject's form (a reason), submitted. */
+  rejectSubmitted(interaction: ModalSubmitInteraction, id: string): Promise<void> {
     return this.#approvals.reject(interaction, id);
   }
 

@@ -11,14 +11,16 @@ import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import type { ReplyBody } from '../../replies/ReplyBody.js';
+import { approvalNotHere } from '../../replies/UserError.js';
 import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
 import type { AnyChangeSpec, ChangeOutcome } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
 import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
+import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
-import { approvalRequest, statusBody, unknownReason } from './renderChange.js';
+import { approvalRequest, closedMessage, statusBody, unknownReason } from './renderChange.js';
 
 /** A sent change's state from its error: unknown only where the request may have been carried out. */
 function sentState(error: unknown, spec: AnyChangeSpec): SentState {
@@ -29,12 +31,48 @@ function sentState(error: unknown, spec: AnyChangeSpec): SentState {
   return 'failed';
 }
 
+/** Confirmed, but a second person must approve (ApprovalFlow): nothing is sent yet. */
+type RequestApproval = (
+  interaction: ButtonInteraction,
+  record: ChangeRecord,
+  spec: AnyChangeSpec,
+  invocation: Invocation,
+) => Promise<void>;
+
 /**
- * Sends a claimed change and settles its outcome: done, failed, or unknown (then read back, or offered
- * to be sent again); each told where it was confirmed, once.
+ * Confirm, and what follows it: claims the change, sends it, and settles its outcome — done, failed, or
+ * unknown (then read back, or offered to be sent again) — each told where it was confirmed, once.
  */
 export class ChangeSender {
-  constructor(private readonly state: ChangeFlowState) {}
+  constructor(
+    private readonly state: ChangeFlowState,
+    private readonly guard: ClickGuard,
+    private readonly requestApproval: RequestApproval,
+  ) {}
+
+  /** The requester's Confirm: sent at once, or — where APPROVAL_REQUIRED lists it — put up for approval. */
+  async confirm(interaction: ButtonInteraction, id: string): Promise<void> {
+    const click = await this.guard.check(interaction, id, 'confirm');
+    if (!click) return;
+    const { record, spec, invocation, t } = click;
+    const { approvals, approvalsHere, answers, journal } = this.state.deps;
+    try {
+      if (await approvals.requires(record.command)) {
+        if (!approvalsHere) throw approvalNotHere(record.command);
+        await this.requestApproval(interaction, record, spec, invocation);
+        return;
+      }
+    } catch (error) {
+      await answers.fail(interaction, invocation, error);
+      return;
+    }
+    if (!(await journal.claim(record, spec))) {
+      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
+      return;
+    }
+    this.state.forgetPrompt(record.id);
+    await this.send(interaction, record, spec, invocation);
+  }
 
   /**
    * Answers where the change was confirmed: in the invoker's prompt, or — approved — on the public
@@ -59,7 +97,7 @@ export class ChangeSender {
       await interaction.update(
         approver
           ? approvalRequest(record, spec, t, sending, false)
-          : statusBody(record, spec, t, Colour.info, sending),
+          : statusBody(record, t, Colour.info, sending),
       );
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
@@ -84,7 +122,7 @@ export class ChangeSender {
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
     if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
-      await this.#leaseLost(interaction, record, spec, invocation, t, 'done', outcome.private);
+      await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private);
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
@@ -158,7 +196,7 @@ export class ChangeSender {
       status: error instanceof HostingApiError ? (error.status ?? null) : null,
     });
     if (!settled) {
-      await this.#leaseLost(interaction, record, spec, invocation, t, sent);
+      await this.#leaseLost(interaction, record, invocation, t, sent);
       return;
     }
     if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
@@ -177,7 +215,7 @@ export class ChangeSender {
       );
     }
     await answers.safely(invocation, () =>
-      interaction.editReply(statusBody(record, spec, t, Colour.danger, status, components)),
+      interaction.editReply(statusBody(record, t, Colour.danger, status, components)),
     );
     await answers.finish(invocation, sent, kind);
     if (sent === 'unknown' && spec.readBack) {
@@ -209,7 +247,6 @@ export class ChangeSender {
   async #leaseLost(
     interaction: ButtonInteraction,
     record: ChangeRecord,
-    spec: AnyChangeSpec,
     invocation: Invocation,
     t: Translator,
     answered: SentState,
@@ -224,7 +261,7 @@ export class ChangeSender {
       reference: t('errors.reference', { id: record.correlationId }),
     });
     await answers.safely(invocation, () =>
-      interaction.editReply(statusBody(record, spec, t, Colour.danger, status)),
+      interaction.editReply(statusBody(record, t, Colour.danger, status)),
     );
     if (privatePart) {
       await answers.safely(invocation, () =>

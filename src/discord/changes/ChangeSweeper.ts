@@ -86,9 +86,7 @@ export class ChangeSweeper {
       const t = translator(record.locale);
       await answers.safely(invocation, () =>
         prompt.interaction.editReply(
-          statusBody(record, spec, t, Colour.neutral, t('changes.prompt.expired'), [
-            promptButtons('x', true, t),
-          ]),
+          statusBody(record, t, Colour.neutral, t('changes.prompt.expired'), [promptButtons('x', true, t)]),
         ),
       );
     }
@@ -112,13 +110,13 @@ export class ChangeSweeper {
     const abandoned = [...state.sending.values()];
     state.sending.clear();
     await Promise.all(
-      abandoned.map(async ({ interaction, record, spec, invocation, t }) => {
+      abandoned.map(async ({ interaction, record, invocation, t }) => {
         await state.deps.journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' });
         const status = t('changes.outcome.shutdown', {
           reference: t('errors.reference', { id: record.correlationId }),
         });
         await state.deps.answers.safely(invocation, () =>
-          interaction.editReply(statusBody(record, spec, t, Colour.danger, status)),
+          interaction.editReply(statusBody(record, t, Colour.danger, status)),
         );
         await state.deps.answers.finish(invocation, 'unknown', 'shutdown');
       }),

@@ -49,7 +49,7 @@ export async function readBackChange(
       reference: t('errors.reference', { id: record.correlationId }),
     });
     await answers.safely(invocation, () =>
-      interaction.editReply(statusBody(record, spec, t, Colour.danger, status)),
+      interaction.editReply(statusBody(record, t, Colour.danger, status)),
     );
     return;
   }
@@ -65,7 +65,7 @@ export async function readBackChange(
     : [actionRow(actionButton('retry', record.id, t('changes.button.try_again'), ButtonStyle.Primary))];
   await answers.safely(invocation, () =>
     interaction.editReply(
-      statusBody(record, spec, t, applied ? Colour.success : Colour.neutral, `**${text}**`, components),
+      statusBody(record, t, applied ? Colour.success : Colour.neutral, `**${text}**`, components),
     ),
   );
   if (applied) {
@@ -75,7 +75,7 @@ export async function readBackChange(
       interaction.followUp({
         content: channelT('changes.read_back.took_effect', {
           requester: userMention(record.requestedById),
-          title: TITLE_IN_SENTENCE[channelT.locale](shownPreview(record, spec, channelT).title),
+          title: TITLE_IN_SENTENCE[channelT.locale](shownPreview(record, channelT).title),
           text: readBack.applied(record.parameters, channelT),
         }),
       }),

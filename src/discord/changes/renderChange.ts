@@ -10,7 +10,7 @@ import {
   time,
   userMention,
 } from 'discord.js';
-import { masked } from '../../changes/ChangeJournal.js';
+import { recordedPreview } from '../../changes/recordedPreview.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Locale, pickLocale } from '../../i18n/locales.js';
 import { type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
@@ -111,8 +111,8 @@ export function rejectModal(id: string, t: Translator): APIModalInteractionRespo
 }
 
 /** What the record shows once it has left `pending`: secrets masked, in the reader's language. */
-export function shownPreview(record: ChangeRecord, spec: AnyChangeSpec, t: Translator): ChangePreview {
-  return spec.preview(masked(spec, record.parameters), t);
+export function shownPreview(record: ChangeRecord, t: Translator): ChangePreview {
+  return recordedPreview(record.preview, t.locale);
 }
 
 export function previewEmbed(
@@ -136,13 +136,12 @@ export function previewEmbed(
 /** The record's preview with a status line: how a prompt or a request shows each step. */
 export function statusBody(
   record: ChangeRecord,
-  spec: AnyChangeSpec,
   t: Translator,
   color: number,
   status: string,
   components: APIActionRowComponent<APIButtonComponent>[] = [],
 ): { embeds: APIEmbed[]; components: APIActionRowComponent<APIButtonComponent>[] } {
-  return { embeds: [previewEmbed(shownPreview(record, spec, t), t, color, status)], components };
+  return { embeds: [previewEmbed(shownPreview(record, t), t, color, status)], components };
 }
 
 export function promptButtons(
@@ -175,7 +174,7 @@ export function approvalRequest(
       tier: spec.tier,
       expires: time(record.expiresAt, TimestampStyles.RelativeTime),
     });
-  const shown = shownPreview(record, spec, t);
+  const shown = shownPreview(record, t);
   return {
     embeds: [
       {

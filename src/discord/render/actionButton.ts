@@ -4,7 +4,7 @@ import {
   type ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import { customId } from '../customId.js';
+import { type ChangeButton, customId } from '../customId.js';
 
 export type ActionStyle =
   | ButtonStyle.Primary
@@ -12,9 +12,9 @@ export type ActionStyle =
   | ButtonStyle.Success
   | ButtonStyle.Danger;
 
-/** A button whose custom id is `hostops:<action>:<id>`, for the router to dispatch. */
+/** A change's button: custom id `hostops:<action>:<id>`, which the router hands to the change flow. */
 export function actionButton(
-  action: string,
+  action: ChangeButton,
   id: string,
   label: string,
   style: ActionStyle,
