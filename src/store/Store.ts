@@ -182,6 +182,11 @@ export interface AuditFilter {
   subcommand?: string;
   /** Case-insensitive substring of the target; `%`, `_` and `\` match themselves. */
   target?: string;
+  /**
+   * The whole target, case-insensitively (`audit_target_exact`): what `/audit` searches for text shorter
+   * than TARGET_SUBSTRING_MIN characters, which has no trigram for an index to find it within targets by.
+   */
+  targetExact?: string;
   /** Entries at or after this instant. */
   since?: Date;
   outcome?: string;
@@ -195,6 +200,25 @@ export interface AuditFilter {
 export interface Page {
   limit: number;
   offset: number;
+}
+
+/** One page of `/audit`, from either end of the matches, and the matches counted up to a cap. */
+export interface AuditSearch extends Page {
+  /** `newest`: `offset` counts from the newest match (page 1 is the newest ten); `oldest`: from the oldest. */
+  from: 'newest' | 'oldest';
+  /** Count at most this many matches: past it the answer says "more than", and costs no more. */
+  countUpTo: number;
+}
+
+export interface AuditSearchResult {
+  /** Newest first, from either end. */
+  rows: AuditEntry[];
+  /** Every match when `capped` is false; `countUpTo` when there are more. */
+  total: number;
+  /** True when there are more than `total` (= `countUpTo`) matches. */
+  capped: boolean;
+  /** Whether matches lie past this page, away from the end it counts from (older ones from `newest`). */
+  more: boolean;
 }
 
 export interface Store {
@@ -303,6 +327,11 @@ export interface Store {
      * entry of the one before.
      */
     rows(filter: AuditFilter, limit: number): Promise<AuditEntry[]>;
+    /**
+     * What `/audit` shows: a page from either end and a count that stops at `countUpTo`, so neither a
+     * search that half the trail matches nor the oldest page of it needs every match counted.
+     */
+    search(filter: AuditFilter, page: AuditSearch): Promise<AuditSearchResult>;
     /** Deletes entries strictly older than `cutoff`; returns how many. */
     purgeOlderThan(cutoff: Date): Promise<number>;
     /**

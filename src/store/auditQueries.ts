@@ -30,31 +30,35 @@ export function purgeRestMs(batchMs: number): number {
 }
 
 /**
- * One page of `/audit` and the count of every match. The page's ids come first, from the matches'
+ * One page of `/audit` and the count of its matches. The page's ids come first, from the matches'
  * (id, at) alone — index entries (`audit_command_at`, `audit_outcome_at`, `audit_at`, …) — and only
  * those rows are read: a page deep in a year of entries skips index entries, not whole rows.
  *
- * Given `total` (the count), the page is read from whichever end of the matches is nearer: the oldest
- * page of a million matches skips none from the oldest end, where from the newest end it skipped all
- * of them (on PostgreSQL a third of a second). Without it, from the newest end.
+ * `page.from: 'oldest'` counts the offset from the oldest match: the page's ids are read in ascending
+ * order, so the oldest page of a million matches skips none and needs no count. From the newest end,
+ * given `total` (the exact count), the page is read from whichever end of the matches is nearer; without
+ * it, from the newest end. `count` counts every match; `countUpTo(n)` stops at n
+ * (`select count(*) from (select … limit n)`), whatever the matches.
  */
 export function auditQueries(
   db: Kysely<Database>,
   engine: Engine,
   filter: AuditFilter,
-  page: Page,
+  page: Page & { from?: 'newest' | 'oldest' },
   options: AuditQueryOptions = {},
 ) {
   const { total } = options;
-  const matching = auditMatches(db, engine, filter, options.targetIndex ?? true).as('m');
-  const fromOldest = total !== undefined && total - page.offset - page.limit < page.offset;
+  const matches = () => auditMatches(db, engine, filter, options.targetIndex ?? true).as('m');
+  const nearerOldest =
+    page.from !== 'oldest' && total !== undefined && total - page.offset - page.limit < page.offset;
+  const fromOldest = page.from === 'oldest' || nearerOldest;
   const direction = fromOldest ? 'asc' : 'desc';
-  // From the oldest end: the page's rows are the `limit` (fewer on the last page) that have
-  // total - offset - limit older matches before them.
-  const limit = fromOldest ? Math.max(0, Math.min(page.limit, total - page.offset)) : page.limit;
-  const offset = fromOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
+  // From the oldest end for a page counted from the newest: the page's rows are the `limit` (fewer on
+  // the last page) that have total - offset - limit older matches before them.
+  const limit = nearerOldest ? Math.max(0, Math.min(page.limit, total - page.offset)) : page.limit;
+  const offset = nearerOldest ? Math.max(0, total - page.offset - page.limit) : page.offset;
   const pageIds = db
-    .selectFrom(matching)
+    .selectFrom(matches())
     .select('m.id')
     .orderBy('m.at', direction)
     .orderBy('m.id', direction)
@@ -67,14 +71,18 @@ export function auditQueries(
       .where('id', 'in', pageIds)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc'),
-    count: db.selectFrom(matching).select((eb) => eb.fn.countAll<number>().as('total')),
+    count: db.selectFrom(matches()).select((eb) => eb.fn.countAll<number>().as('total')),
+    countUpTo: (cap: number) =>
+      db
+        .selectFrom(db.selectFrom(matches()).select('m.id').limit(cap).as('c'))
+        .select((eb) => eb.fn.countAll<number>().as('total')),
     fromOldest,
   };
 }
 
 export interface AuditQueryOptions {
-  /** The count of every match, when known: the page is then read from the nearer end. */
-  total?: number;
+  /** The count of every match, when known: a page counted from the newest end is then read from the nearer end. */
+  total?: number | undefined;
   /** SQLite: find the target's entries through `audit_target_search` (default), or read them all. */
   targetIndex?: boolean;
 }
@@ -138,6 +146,10 @@ function auditWhere(
       .where('at', '<=', at.getTime())
       .where((eb) => eb.or([eb('at', '<', at.getTime()), eb('id', '<', id)]));
   }
+  if (filter.targetExact !== undefined) {
+    // A range of `audit_target_exact`, the same expression on both engines.
+    query = query.where(sql`lower(target)`, '=', filter.targetExact.toLowerCase());
+  }
   if (filter.target !== undefined) {
     // On SQLite, the entries holding every trigram of the text first (`audit_target_search`, 0011);
     // the LIKE below keeps those that contain it. Shorter than a trigram, the LIKE alone reads them.
@@ -158,13 +170,19 @@ function auditWhere(
 }
 
 /**
+ * The fewest characters (code points) a target substring has for an index to find it: a trigram.
+ * `/audit` searches shorter text as a whole target (`targetExact`).
+ */
+export const TARGET_SUBSTRING_MIN = 3;
+
+/**
  * An FTS5 query for the entries whose target holds every trigram (three characters in a row) of
  * `text`: each one a quoted string, so `%`, `_`, `"` and spaces are only characters. Undefined for
  * text shorter than three characters, which has none.
  */
 export function targetTrigrams(text: string): string | undefined {
   const chars = Array.from(text);
-  if (chars.length < 3) return undefined;
+  if (chars.length < TARGET_SUBSTRING_MIN) return undefined;
   const trigrams = new Set(chars.slice(2).map((_, n) => chars.slice(n, n + 3).join('')));
   return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' AND ');
 }

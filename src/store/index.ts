@@ -1,3 +1,4 @@
+export { TARGET_SUBSTRING_MIN } from './auditQueries.js';
 export { type OpenStoreOptions, openStore } from './openStore.js';
 export { LEASE_MS, Presence } from './Presence.js';
 export type * from './Store.js';

@@ -169,6 +169,41 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
         return (await query.page.execute()).map(toAudit);
       },
 
+      async search(filter, { limit, offset, from, countUpTo }) {
+        const targetIndex = await useTargetIndex(filter);
+        // One more than the cap: exactly `countUpTo` matches is a count, more is "more than".
+        const counted = async () => {
+          const { countUpTo: count } = auditQueries(db, engine, filter, { limit, offset }, { targetIndex });
+          const n = Number((await count(countUpTo + 1).executeTakeFirstOrThrow()).total);
+          return n > countUpTo ? { total: countUpTo, capped: true } : { total: n, capped: false };
+        };
+        const read = async (page: { limit: number; offset: number; from?: 'oldest' }, total?: number) => {
+          const query = auditQueries(db, engine, filter, page, { targetIndex, total }).page;
+          return (await query.execute()).map(toAudit);
+        };
+        // One past the page tells whether there are more: the count may have stopped short of them.
+        const direct = async () => {
+          const rows = await read({ limit: limit + 1, offset, ...(from === 'oldest' ? { from } : {}) });
+          const more = rows.length > limit;
+          // Newest first: the one past the page is the oldest read from the newest end, else the newest.
+          const page = more ? (from === 'oldest' ? rows.slice(1) : rows.slice(0, limit)) : rows;
+          return { rows: page, more };
+        };
+        if (offset === 0) {
+          const [page, count] = await Promise.all([direct(), counted()]);
+          return { ...page, ...count };
+        }
+        // Deeper pages: counted first. Under the cap the count is exact, so the page is read from the
+        // nearer end of the matches (as positions from the newest end); past it, from its own end.
+        const count = await counted();
+        if (count.capped) return { ...(await direct()), ...count };
+        const { total } = count;
+        const end = from === 'oldest' ? total - offset : Math.min(total, offset + limit);
+        const start = from === 'oldest' ? Math.max(0, total - offset - limit) : offset;
+        const rows = end > start ? await read({ limit: end - start, offset: start }, total) : [];
+        return { rows, more: from === 'oldest' ? start > 0 : end < total, ...count };
+      },
+
       async purgeOlderThan(cutoff) {
         // In small batches with a rest in proportion after each (see PURGE_BATCH, PURGE_REST): one
         // DELETE of a day's expired entries held SQLite's synchronous driver, and so every command, for

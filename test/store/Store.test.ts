@@ -113,6 +113,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0009_shared_state',
           '0010_audit_index_ids',
           '0011_audit_target_search',
+          '0012_audit_target_exact',
         ],
       ],
       ['store opened', engine, []],
@@ -411,6 +412,92 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
         ids[0],
       ]);
       expect(await chunk({ before: { at: at(0), id: ids[0] as number } }, 5)).toEqual([]);
+    });
+
+    describe('search: /audit’s page from either end and its count up to a cap', () => {
+      // 25 entries of one user, one a second apart (two sharing an instant), newest first in `all`.
+      let own: Store['audit'];
+      const all: number[] = [];
+      const filter = { userId: 'pager' };
+      const search = (page: Partial<Parameters<Store['audit']['search']>[1]>) =>
+        own.search(filter, { limit: 10, offset: 0, from: 'newest', countUpTo: 100, ...page });
+      const idsOf = (rows: { id: number }[]) => rows.map((row) => row.id);
+
+      beforeAll(async () => {
+        own = (await fresh('audit-search')).audit;
+        const made: number[] = [];
+        for (let n = 0; n < 25; n++) {
+          made.push(await own.insert(auditEntry({ at: at(n === 13 ? 12_000 : n * 1000), userId: 'pager' })));
+        }
+        // Newest first: at desc, then id desc.
+        all.push(...made.reverse());
+        all.splice(11, 2, Math.max(all[11] ?? 0, all[12] ?? 0), Math.min(all[11] ?? 0, all[12] ?? 0));
+        await own.insert(auditEntry({ userId: 'other' }));
+      });
+
+      it('counts exactly up to the cap, and flags "more than" past it', async () => {
+        expect(await search({})).toMatchObject({ total: 25, capped: false, more: true });
+        expect(await search({ countUpTo: 25 })).toMatchObject({ total: 25, capped: false });
+        expect(await search({ countUpTo: 24 })).toMatchObject({ total: 24, capped: true });
+        expect(await search({ countUpTo: 5 })).toMatchObject({ total: 5, capped: true });
+        const first = await search({ countUpTo: 5 });
+        expect(idsOf(first.rows)).toEqual(all.slice(0, 10));
+      });
+
+      it('pages from the newest end, telling whether older ones are left, capped or not', async () => {
+        for (const countUpTo of [100, 5]) {
+          const pages = await Promise.all([0, 10, 20].map((offset) => search({ offset, countUpTo })));
+          expect(pages.map((page) => idsOf(page.rows))).toEqual([
+            all.slice(0, 10),
+            all.slice(10, 20),
+            all.slice(20),
+          ]);
+          expect(pages.map((page) => page.more)).toEqual([true, true, false]);
+          expect(await search({ offset: 30, countUpTo })).toMatchObject({ rows: [], more: false });
+          expect(await search({ offset: 15, limit: 10, countUpTo })).toMatchObject({ more: false });
+          expect(await search({ offset: 14, limit: 10, countUpTo })).toMatchObject({ more: true });
+        }
+      });
+
+      it('pages from the oldest end: the oldest page is the last entries in time order, capped or not', async () => {
+        for (const countUpTo of [100, 5]) {
+          const oldest = await search({ from: 'oldest', countUpTo });
+          // Shown newest first, like every page.
+          expect(idsOf(oldest.rows)).toEqual(all.slice(15));
+          expect(oldest.more).toBe(true);
+          const next = await search({ from: 'oldest', offset: 10, countUpTo });
+          expect(idsOf(next.rows)).toEqual(all.slice(5, 15));
+          expect(next.more).toBe(true);
+          const newest = await search({ from: 'oldest', offset: 20, countUpTo });
+          expect(idsOf(newest.rows)).toEqual(all.slice(0, 5));
+          expect(newest.more).toBe(false);
+          expect(await search({ from: 'oldest', offset: 25, countUpTo })).toMatchObject({
+            rows: [],
+            more: false,
+          });
+          expect(await search({ from: 'oldest', offset: 15, countUpTo })).toMatchObject({ more: false });
+        }
+      });
+
+      it('finds a whole target, case-insensitively, with %, _ and \\ as themselves', async () => {
+        const short = (await fresh('audit-whole')).audit;
+        const made: Record<string, number> = {};
+        for (const target of ['al', 'AL', 'al2', 'pal', '%', '_', 'a_', '\\', null]) {
+          made[String(target)] = await short.insert(auditEntry({ target }));
+        }
+        const whole = async (targetExact: string) =>
+          idsOf(
+            (await short.search({ targetExact }, { limit: 10, offset: 0, from: 'newest', countUpTo: 10 }))
+              .rows,
+          ).sort((a, b) => a - b);
+        expect(await whole('al')).toEqual([made.al, made.AL]);
+        expect(await whole('Al')).toEqual([made.al, made.AL]);
+        expect(await whole('%')).toEqual([made['%']]);
+        expect(await whole('_')).toEqual([made._]);
+        expect(await whole('a_')).toEqual([made.a_]);
+        expect(await whole('\\')).toEqual([made['\\']]);
+        expect(await whole('x')).toEqual([]);
+      });
     });
 
     it('purges entries strictly older than the cutoff', async () => {

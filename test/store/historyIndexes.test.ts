@@ -158,7 +158,9 @@ describe.each(engines)(
     it('has the history indexes', async () => {
       const { rows } = await db.executeQuery<{ name: string }>(CompiledQuery.raw(indexes));
       const names = rows.map((row) => row.name);
-      expect(names).toEqual(expect.arrayContaining([...HISTORY_INDEXES, 'audit_at', 'audit_user_id_at']));
+      expect(names).toEqual(
+        expect.arrayContaining([...HISTORY_INDEXES, 'audit_at', 'audit_user_id_at', 'audit_target_exact']),
+      );
       if (engine === 'postgres') {
         expect(names).toContain('audit_target_trgm');
         // Every B-tree /audit counts and pages through ends in the id (0008, 0010), so (id, at) of each
@@ -198,6 +200,33 @@ describe.each(engines)(
         const text = await plan(oldest.count);
         for (const index of expected) expect(text).toMatch(index);
         expect(text).not.toMatch(tableScan);
+      });
+
+      it('counts up to a cap and reads the oldest page from the oldest end, from its index', async () => {
+        const expected = testCase[engine];
+        const { countUpTo, page } = auditQueries(db, engine, testCase.filter, {
+          limit: 11,
+          offset: 0,
+          from: 'oldest',
+        });
+        const bounded = await plan(countUpTo(10_001));
+        for (const index of expected) expect(bounded).toMatch(index);
+        expect(bounded).not.toMatch(tableScan);
+        expect(await plan(page)).not.toMatch(tableScan);
+        // What the store answers: the oldest matches, the count stopped at the cap.
+        const all = await store.audit.query(testCase.filter, { limit: 10, offset: 0 });
+        const search = (from: 'newest' | 'oldest', countUpTo: number) =>
+          store.audit.search(testCase.filter, { limit: 10, offset: 0, from, countUpTo });
+        const last = Math.floor((all.total - 1) / 10) * 10;
+        const oldestByQuery = await store.audit.query(testCase.filter, { limit: 10, offset: last });
+        const cap = Math.floor(all.total / 2);
+        const oldest = await search('oldest', cap);
+        expect([oldest.total, oldest.capped, oldest.more]).toEqual([cap, true, true]);
+        // The ten oldest, newest first: the end of the last page read from the newest end.
+        expect(oldest.rows.map((row) => row.id).slice(-oldestByQuery.rows.length)).toEqual(
+          oldestByQuery.rows.map((row) => row.id),
+        );
+        expect(await search('newest', all.total)).toMatchObject({ total: all.total, capped: false });
       });
     });
 
@@ -351,6 +380,50 @@ describe.each(engines)(
         );
         const found = await store.audit.query({ since: since(3650), target: part }, { limit: 1, offset: 0 });
         expect([part, found.total]).toEqual([part, Number(rows[0]?.n)]);
+      }
+    });
+
+    it('finds a short target whole, through audit_target_exact', async () => {
+      // Real targets this short: a music-bot user `al`, an /audit search `7d`.
+      for (let n = 0; n < 12; n++) {
+        await store.audit.insert({
+          at: new Date(NOW.getTime() - n * 60_000),
+          userId: userId(n % 3),
+          userName: 'member',
+          guildId: null,
+          channelId: null,
+          command: 'musicbot',
+          subcommand: 'create',
+          target: n % 2 === 0 ? 'al' : 'AL',
+          outcome: 'done',
+          detail: null,
+          correlationId: `al-${n}`,
+          durationMs: 1,
+          parameters: null,
+          changeId: null,
+        });
+      }
+      const filter = { since: since(400), targetExact: 'Al' };
+      const found = await store.audit.search(filter, {
+        limit: 10,
+        offset: 0,
+        from: 'newest',
+        countUpTo: 100,
+      });
+      expect([found.total, found.capped, found.rows.length, found.more]).toEqual([12, false, 10, true]);
+      expect(found.rows.map((row) => row.correlationId)).toEqual(
+        Array.from({ length: 10 }, (_, n) => `al-${n}`),
+      );
+      const oldest = await store.audit.search(filter, { limit: 10, offset: 0, from: 'oldest', countUpTo: 5 });
+      expect(oldest.rows.map((row) => row.correlationId)).toEqual(
+        Array.from({ length: 10 }, (_, n) => `al-${n + 2}`),
+      );
+      expect([oldest.total, oldest.capped]).toEqual([5, true]);
+      const queries = auditQueries(db, engine, filter, { limit: 11, offset: 0, from: 'oldest' });
+      for (const query of [queries.countUpTo(10_001), queries.page, queries.count]) {
+        const text = await plan(query);
+        expect(text).toContain('audit_target_exact');
+        expect(text).not.toMatch(tableScan);
       }
     });
 
