@@ -4,7 +4,12 @@ import {
 } from 'discord.js';
 import { auditCsv, auditCsvRows } from '../src/audit/auditCsv.js';
 import { AUDIT_OUTCOMES, type AuditOutcome } from '../src/audit/outcomes.js';
-import { AUDIT_PAGE_SIZE, type AuditFilterView, renderAuditPage } from '../src/audit/renderAudit.js';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditFilterView,
+  renderAuditPage,
+  searchesWholeTarget,
+} from '../src/audit/renderAudit.js';
 import {
   type CommandContext,
   type ComponentHandler,
@@ -20,7 +25,7 @@ import { message } from '../src/i18n/Translator.js';
 import { type AuditData, auditEntryData } from '../src/replies/answerData.js';
 import type { PreviewFile } from '../src/replies/ReplyBody.js';
 import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
-import type { AuditFilter, Store } from '../src/store/index.js';
+import { type AuditFilter, type Store, TARGET_SUBSTRING_MIN } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
 
@@ -53,6 +58,12 @@ export const MAX_DAYS = 3650;
 export const MAX_TARGET_LENGTH = 40;
 /** Most rows one export holds; the answer says when there were more. */
 export const EXPORT_CAP = 10_000;
+/**
+ * /audit counts matches up to this many and says "more than" past it: counting the half million
+ * matches of a text in half a year's million entries took 0.2 s, and an export holds no more than this. A deep page, the oldest included,
+ * is read from its own end, so no page needs the exact count.
+ */
+export const COUNT_CAP = EXPORT_CAP;
 const EXPORT_CHUNK = 1_000;
 export const EXPORT_FILE = 'hostops-audit.csv';
 const DAY_SECONDS = 86_400;
@@ -78,7 +89,7 @@ export const definition = {
     {
       type: ApplicationCommandOptionType.String,
       name: 'target',
-      description: 'Only entries whose target contains this text (domain, server, address …)',
+      description: `Only entries whose target contains this text; under ${TARGET_SUBSTRING_MIN} characters, the whole target`,
       max_length: MAX_TARGET_LENGTH,
     },
     {
@@ -119,6 +130,15 @@ interface AuditRequest {
   export: boolean;
 }
 
+/** Where a page is: `offset` matches from the newest or from the oldest end of the search. */
+export interface PagePosition {
+  from: 'newest' | 'oldest';
+  offset: number;
+}
+
+/** What a paging button holds: a position, or the jump to either end (**Newest**, **Oldest**). */
+export type PageTarget = PagePosition | 'newest' | 'oldest';
+
 function storeFilter(query: AuditQuery): AuditFilter {
   const filter: AuditFilter = { since: new Date(query.since * 1000) };
   if (query.userId !== undefined) filter.userId = query.userId;
@@ -128,7 +148,12 @@ function storeFilter(query: AuditQuery): AuditFilter {
     filter.subcommand = subcommand;
   }
   if (query.outcome !== undefined) filter.outcome = query.outcome;
-  if (query.target !== undefined) filter.target = query.target;
+  if (query.target !== undefined) {
+    // No index finds text shorter than a trigram within targets; real targets that short (a music-bot
+    // user `al`) are found whole.
+    if (searchesWholeTarget(query.target)) filter.targetExact = query.target;
+    else filter.target = query.target;
+  }
   return filter;
 }
 
@@ -137,14 +162,31 @@ function filterView(query: AuditQuery): AuditFilterView {
   return { since: new Date(since * 1000), ...rest };
 }
 
-/** Offset and the whole query, compactly: `<offset>:<since>:<user|->:<command#|->:<outcome#|->:<target>`. */
-export function encodePageId(query: AuditQuery, offset: number): string {
+/** The position's part of a page id: `<offset>` from the newest end, `o<offset>` from the oldest, `N`, `O`. */
+function encodePosition(target: PageTarget | number): string {
+  if (target === 'newest') return 'N';
+  if (target === 'oldest') return 'O';
+  const { from, offset } = typeof target === 'number' ? { from: 'newest', offset: target } : target;
+  const text = from === 'oldest' ? `o${offset}` : String(offset);
+  // PAGE_ARGS takes 8 characters at most, which keeps the whole id within 100 (see below).
+  if (!Number.isSafeInteger(offset) || offset < 0 || text.length > 8) {
+    throw new Error(`audit page position ${text}`);
+  }
+  return text;
+}
+
+/**
+ * The position and the whole query, compactly: `<position>:<since>:<user|->:<command#|->:<outcome#|->:<target>`.
+ * The jumps to either end are positions of their own (`N`, `O`), so their ids never equal Newer's or
+ * Older's, which may lead to the same page (Discord refuses two equal ids in one message).
+ */
+export function encodePageId(query: AuditQuery, target: PageTarget | number): string {
   const index = (list: readonly string[], value: string | undefined) =>
     value === undefined ? '-' : String(list.indexOf(value));
   const id = customId(
     'audit',
     [
-      String(offset),
+      encodePosition(target),
       String(query.since),
       query.userId ?? '-',
       index(AUDITED_COMMANDS, query.command),
@@ -157,13 +199,13 @@ export function encodePageId(query: AuditQuery, offset: number): string {
   return id;
 }
 
-const PAGE_ARGS = /^(\d{1,9}):(\d{1,11}):(-|\d{17,20}):(-|\d{1,2}):(-|\d):(.*)$/s;
+const PAGE_ARGS = /^(\d{1,8}|o\d{1,7}|N|O):(\d{1,11}):(-|\d{17,20}):(-|\d{1,2}):(-|\d):(.*)$/s;
 
 /** The inverse of encodePageId, from what follows `hostops:audit:`; undefined for anything else. */
-export function decodePageArgs(args: string): { query: AuditQuery; offset: number } | undefined {
+export function decodePageArgs(args: string): ({ query: AuditQuery } & PagePosition) | undefined {
   const match = PAGE_ARGS.exec(args);
   if (!match) return undefined;
-  const [, offset = '', since = '', userId = '-', command = '-', outcome = '-', target = ''] = match;
+  const [, at = '', since = '', userId = '-', command = '-', outcome = '-', target = ''] = match;
   const query: AuditQuery = { since: Number(since) };
   if (userId !== '-') query.userId = userId;
   if (command !== '-') {
@@ -180,7 +222,9 @@ export function decodePageArgs(args: string): { query: AuditQuery; offset: numbe
     if (target.length > MAX_TARGET_LENGTH) return undefined;
     query.target = target;
   }
-  return { query, offset: Number(offset) };
+  if (at === 'N' || at === 'O') return { query, from: at === 'N' ? 'newest' : 'oldest', offset: 0 };
+  if (at.startsWith('o')) return { query, from: 'oldest', offset: Number(at.slice(1)) };
+  return { query, from: 'newest', offset: Number(at) };
 }
 
 function oneOf<T extends string>(option: string, raw: string | null, list: readonly T[]): T | undefined {
@@ -246,19 +290,46 @@ function describeRequest({ query, days, export: csv }: AuditRequest): string {
   return cutText(parts.join(', '), 200);
 }
 
-async function page(store: Store, query: AuditQuery, offset: number) {
+/**
+ * The page at `position`, its matches counted up to COUNT_CAP. An id past the end (entries purged since
+ * the button was drawn) shows the page at the end it went towards: never an empty page.
+ */
+async function page(store: Store, query: AuditQuery, position: PagePosition) {
   const filter = storeFilter(query);
-  let result = await store.audit.query(filter, { limit: AUDIT_PAGE_SIZE, offset });
-  // Entries purged since the button was drawn: show the last page there still is.
-  if (result.rows.length === 0 && offset > 0 && result.total > 0) {
-    offset = Math.floor((result.total - 1) / AUDIT_PAGE_SIZE) * AUDIT_PAGE_SIZE;
-    result = await store.audit.query(filter, { limit: AUDIT_PAGE_SIZE, offset });
+  const search = (at: PagePosition) =>
+    store.audit.search(filter, { limit: AUDIT_PAGE_SIZE, ...at, countUpTo: COUNT_CAP });
+  let at = position;
+  let result = await search(at);
+  if (result.rows.length === 0 && at.offset > 0) {
+    at = { from: at.from === 'newest' ? 'oldest' : 'newest', offset: 0 };
+    result = await search(at);
   }
-  return { ...result, offset };
+  return { ...result, ...at };
+}
+
+/** The page as the embed shows it, with the ids of its four buttons. */
+function pageView(query: AuditQuery, result: Awaited<ReturnType<typeof page>>) {
+  const { from, offset } = result;
+  const step = (by: number): PagePosition => ({ from, offset: Math.max(0, offset + by) });
+  const towardsOlder = from === 'newest' ? AUDIT_PAGE_SIZE : -AUDIT_PAGE_SIZE;
+  return {
+    filter: filterView(query),
+    rows: result.rows,
+    total: result.total,
+    capped: result.capped,
+    from,
+    offset,
+    more: result.more,
+    newestId: encodePageId(query, 'newest'),
+    newerId: encodePageId(query, step(-towardsOlder)),
+    olderId: encodePageId(query, step(towardsOlder)),
+    oldestId: encodePageId(query, 'oldest'),
+  };
 }
 
 /**
- * Every match up to `cap` as CSV, newest first; `count` rows, `total` matches in all. Read in chunks,
+ * Every match up to `cap` as CSV, newest first; `count` rows, `total` matches counted up to `cap`
+ * (`capped`: more than that). Read in chunks,
  * each one after the last entry of the one before (entries written meanwhile are newer: they neither
  * shift a chunk nor come twice), and each chunk turned into CSV text at once, so at most one chunk of
  * entries is held: the whole export as entries was 10,000 objects and their cells on the heap.
@@ -268,8 +339,13 @@ export async function exportCsv(
   filter: AuditFilter,
   cap = EXPORT_CAP,
   chunk = EXPORT_CHUNK,
-): Promise<{ csv: string; count: number; total: number }> {
-  const first = await store.audit.query(filter, { limit: Math.min(chunk, cap), offset: 0 });
+): Promise<{ csv: string; count: number; total: number; capped: boolean }> {
+  const first = await store.audit.search(filter, {
+    limit: Math.min(chunk, cap),
+    offset: 0,
+    from: 'newest',
+    countUpTo: cap,
+  });
   const parts = [auditCsv(first.rows)];
   let count = first.rows.length;
   let last = first.rows.at(-1);
@@ -284,12 +360,13 @@ export async function exportCsv(
     read = rows.length;
     last = rows.at(-1);
   }
-  return { csv: parts.join(''), count, total: Math.max(first.total, count) };
+  // Entries written since the count are newer than the first chunk: never in the export.
+  return { csv: parts.join(''), count, total: Math.max(first.total, count), capped: first.capped };
 }
 
 async function answer({ store, t }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
   const { query } = request;
-  const result = await page(store, query, 0);
+  const result = await page(store, query, { from: 'newest', offset: 0 });
   let exportNote: string | undefined;
   const files: PreviewFile[] = [];
   const { since, userId, ...filter } = query;
@@ -300,29 +377,21 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
       ...filter,
     },
     total: result.total,
+    totalCapped: result.capped,
     offset: result.offset,
     entries: result.rows.map(auditEntryData),
   };
   if (request.export) {
     const all = await exportCsv(store, storeFilter(query));
     files.push({ name: EXPORT_FILE, content: all.csv });
-    const { count } = all;
-    data.export = { file: EXPORT_FILE, rows: count, total: all.total };
-    exportNote =
-      all.total > count
-        ? t('audit.export.capped', { file: EXPORT_FILE, count, total: all.total })
-        : t('audit.export.all', { file: EXPORT_FILE, count });
+    const { count, total, capped } = all;
+    data.export = { file: EXPORT_FILE, rows: count, total, totalCapped: capped };
+    exportNote = capped
+      ? t('audit.export.capped', { file: EXPORT_FILE, count, total })
+      : t('audit.export.all', { file: EXPORT_FILE, count });
   }
   const body = renderAuditPage(
-    {
-      filter: filterView(query),
-      rows: result.rows,
-      total: result.total,
-      offset: result.offset,
-      newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
-      olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
-      ...(exportNote === undefined ? {} : { exportNote }),
-    },
+    { ...pageView(query, result), ...(exportNote === undefined ? {} : { exportNote }) },
     t,
   );
   return files.length > 0 ? { ...body, files, data } : { ...body, data };
@@ -333,19 +402,8 @@ const paging: ComponentHandler = {
   update: async ({ store, args, t }) => {
     const decoded = decodePageArgs(args);
     if (!decoded) throw new UserError(message('audit.old_button'));
-    const { query } = decoded;
-    const result = await page(store, query, decoded.offset);
-    return renderAuditPage(
-      {
-        filter: filterView(query),
-        rows: result.rows,
-        total: result.total,
-        offset: result.offset,
-        newerId: encodePageId(query, Math.max(0, result.offset - AUDIT_PAGE_SIZE)),
-        olderId: encodePageId(query, result.offset + AUDIT_PAGE_SIZE),
-      },
-      t,
-    );
+    const { query, from, offset } = decoded;
+    return renderAuditPage(pageView(query, await page(store, query, { from, offset })), t);
   },
 };
 

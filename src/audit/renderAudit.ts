@@ -13,7 +13,7 @@ import { Colour } from '../replies/colours.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import { literal } from '../replies/literal.js';
 import type { ReplyBody } from '../replies/ReplyBody.js';
-import type { AuditEntry } from '../store/index.js';
+import { type AuditEntry, TARGET_SUBSTRING_MIN } from '../store/index.js';
 import { commandLabel } from '../text/commandLabel.js';
 import { cutText } from '../text/cutText.js';
 import { outcomeMark } from './outcomes.js';
@@ -36,14 +36,29 @@ export interface AuditPage {
   filter: AuditFilterView;
   /** At most AUDIT_PAGE_SIZE entries, newest first. */
   rows: readonly AuditEntry[];
-  /** Every match, not just this page. */
+  /** Every match, not just this page; with `capped`, the cap (there are more). */
   total: number;
+  capped: boolean;
+  /** The end `offset` counts from. */
+  from: 'newest' | 'oldest';
   offset: number;
+  /** Whether matches lie past this page, away from its end. */
+  more: boolean;
   /** Custom ids of the paging buttons (distinct: Discord refuses two equal ids in one message). */
+  newestId: string;
   newerId: string;
   olderId: string;
+  oldestId: string;
   /** A line about the attached export, on the first answer only. */
   exportNote?: string;
+}
+
+/**
+ * Text shorter than a trigram is searched as a whole target: no index finds it within targets, and real
+ * targets are that short (a music-bot user `al`, an /audit search `7d`).
+ */
+export function searchesWholeTarget(target: string): boolean {
+  return Array.from(target).length < TARGET_SUBSTRING_MIN;
 }
 
 /** The filter as a phrase: "since …, by @someone, command `/domain register`, outcome ok, target containing `x`". */
@@ -58,7 +73,10 @@ export function describeAuditFilter(filter: AuditFilterView, t: Translator): str
   }
   // Exactly as searched for: the target passed the option rules (no hidden characters, one line).
   if (filter.target !== undefined) {
-    parts.push(t('audit.filter.target', { target: literal(cutText(filter.target, 100)) }));
+    const target = literal(cutText(filter.target, 100));
+    parts.push(
+      t(searchesWholeTarget(filter.target) ? 'audit.filter.target_whole' : 'audit.filter.target', { target }),
+    );
   }
   return parts.join(', ');
 }
@@ -90,34 +108,58 @@ function button(customId: string, label: string, disabled: boolean): APIButtonCo
 }
 
 /**
- * One page of matches as an embed, with Newer/Older buttons (disabled at either end); /audit answers
- * only the invoker, so `t` is their language.
+ * "Matches 21–30 of 545", counted from the newest; past the count's cap "of more than 10,000", and on a
+ * page counted from the oldest end, whose place from the newest is then unknown, from the oldest.
+ */
+function footer(page: AuditPage, t: Translator): string {
+  const { rows, offset, total } = page;
+  if (!page.capped) {
+    // The count is exact: a page from the oldest end has its place from the newest too.
+    const last = page.from === 'newest' ? offset + rows.length : Math.max(rows.length, total - offset);
+    return t('audit.footer', { first: last - rows.length + 1, last, total });
+  }
+  const numbers = { first: offset + 1, last: offset + rows.length, total };
+  return t(page.from === 'newest' ? 'audit.footer_more' : 'audit.footer_oldest_more', numbers);
+}
+
+/**
+ * One page of matches as an embed, with Newest/Newer/Older/Oldest buttons (disabled at either end: Older
+ * and Oldest only when no older match is left, so no button leads to an empty page); /audit answers only
+ * the invoker, so `t` is their language.
  */
 export function renderAuditPage(page: AuditPage, t: Translator): ReplyBody {
   const words = describeAuditFilter(page.filter, t);
   const note = page.exportNote === undefined ? '' : `\n\n${page.exportNote}`;
   if (page.rows.length === 0) {
+    const hint =
+      page.filter.target !== undefined && searchesWholeTarget(page.filter.target)
+        ? `\n\n${t('audit.whole_target_hint', { min: TARGET_SUBSTRING_MIN })}`
+        : '';
     const embed: APIEmbed = {
       title: t('audit.title'),
       color: Colour.neutral,
-      description: cutText(`${t('audit.no_match', { filter: words })}${note}`, DESCRIPTION_LIMIT),
+      description: cutText(`${t('audit.no_match', { filter: words })}${hint}${note}`, DESCRIPTION_LIMIT),
     };
     return { embeds: [embed], components: [] };
   }
-  const first = page.offset + 1;
-  const last = page.offset + page.rows.length;
   const lines = page.rows.map(renderAuditLine).join('\n');
   const embed: APIEmbed = {
     title: t('audit.title'),
     color: Colour.info,
     description: cutText(`${t('audit.entries', { filter: words })}\n\n${lines}${note}`, DESCRIPTION_LIMIT),
-    footer: { text: t('audit.footer', { first, last, total: page.total }) },
+    footer: { text: footer(page, t) },
   };
+  // Towards the end a page counts from there is no page before offset 0; the other way, none when
+  // nothing lies past this page.
+  const newestEnd = page.from === 'newest' ? page.offset === 0 : !page.more;
+  const oldestEnd = page.from === 'oldest' ? page.offset === 0 : !page.more;
   const row: APIActionRowComponent<APIButtonComponent> = {
     type: ComponentType.ActionRow,
     components: [
-      button(page.newerId, t('audit.newer'), page.offset === 0),
-      button(page.olderId, t('audit.older'), last >= page.total),
+      button(page.newestId, t('audit.newest'), newestEnd),
+      button(page.newerId, t('audit.newer'), newestEnd),
+      button(page.olderId, t('audit.older'), oldestEnd),
+      button(page.oldestId, t('audit.oldest'), oldestEnd),
     ],
   };
   return { embeds: [embed], components: [row] };

@@ -120,7 +120,7 @@ const de = {
   'audit.command=watch check': { name: '/überwachung prüfen' },
   'audit.target': {
     name: 'ziel',
-    description: 'Nur Einträge, deren Ziel diesen Text enthält (Domain, Server, Adresse …)',
+    description: 'Nur Einträge, deren Ziel diesen Text enthält; unter 3 Zeichen das ganze Ziel',
   },
   'audit.days': { name: 'tage', description: 'Wie viele Tage zurück gesucht wird (Standard 7)' },
   'audit.outcome': { name: 'ergebnis', description: 'Nur Einträge mit diesem Ergebnis' },

@@ -76,12 +76,16 @@ export type AuditEntryData = {
 
 export type AuditData = {
   filter: { since: string; user?: string; command?: string; outcome?: string; target?: string };
-  /** Matches in all; `entries` are the newest page of them, from `offset`. */
+  /**
+   * Matches in all, counted up to 10,000 (`COUNT_CAP`): with `totalCapped` there are more than `total`.
+   * `entries` are the newest page of them, from `offset`.
+   */
   total: number;
+  totalCapped: boolean;
   offset: number;
   entries: AuditEntryData[];
-  /** With `export:true`: the CSV attached, and how many of the matches it holds. */
-  export?: { file: string; rows: number; total: number };
+  /** With `export:true`: the CSV attached, how many rows it holds, and the matches as counted above. */
+  export?: { file: string; rows: number; total: number; totalCapped: boolean };
 };
 
 export type HelpData = {

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   AUDITED_COMMANDS,
   type AuditQuery,
+  COUNT_CAP,
   decodePageArgs,
   definition,
+  EXPORT_CAP,
   encodePageId,
   exportCsv,
 } from '../../commands/audit.js';
@@ -12,7 +14,7 @@ import { auditLine } from '../../src/audit/announce.js';
 import { AUDIT_OUTCOMES } from '../../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
 import { translator } from '../../src/i18n/Translator.js';
-import type { AuditEntry, AuditFilter, Page, Store } from '../../src/store/index.js';
+import type { AuditEntry, AuditFilter, AuditSearch, Store } from '../../src/store/index.js';
 import { outsideCode } from '../support/e2eHelpers.js';
 
 const NOW_SEC = 1_795_000_000;
@@ -82,6 +84,11 @@ describe('/audit definition', () => {
     expect(days).toMatchObject({ min_value: 1, max_value: 3650 });
     expect(definition.options.find((o) => o.name === 'target')).toMatchObject({ max_length: 40 });
   });
+
+  it('counts as far as an export goes, one constant', () => {
+    expect(COUNT_CAP).toBe(EXPORT_CAP);
+    expect(definition.options.find((o) => o.name === 'export')?.description).toContain('10,000');
+  });
 });
 
 describe('paging custom ids', () => {
@@ -93,18 +100,45 @@ describe('paging custom ids', () => {
     target: `${'x'.repeat(20)}:with:colons:${'y'.repeat(7)}`,
   };
 
+  const args = (id: string) => id.slice('hostops:audit:'.length);
+
   it('round-trips the whole query and the offset, the target last (it may hold colons)', () => {
     const id = encodePageId(full, 120);
     expect(id.startsWith('hostops:audit:120:')).toBe(true);
-    expect(decodePageArgs(id.slice('hostops:audit:'.length))).toEqual({ query: full, offset: 120 });
+    expect(decodePageArgs(args(id))).toEqual({ query: full, from: 'newest', offset: 120 });
     const bare: AuditQuery = { since: NOW_SEC };
     expect(encodePageId(bare, 0)).toBe(`hostops:audit:0:${NOW_SEC}:-:-:-:`);
-    expect(decodePageArgs(`0:${NOW_SEC}:-:-:-:`)).toEqual({ query: bare, offset: 0 });
+    expect(decodePageArgs(`0:${NOW_SEC}:-:-:-:`)).toEqual({ query: bare, from: 'newest', offset: 0 });
+  });
+
+  it('holds a position from either end, and the jumps to either end as positions of their own', () => {
+    const bare: AuditQuery = { since: NOW_SEC };
+    const ids = [
+      encodePageId(bare, { from: 'newest', offset: 0 }),
+      encodePageId(bare, { from: 'oldest', offset: 0 }),
+      encodePageId(bare, { from: 'oldest', offset: 30 }),
+      encodePageId(bare, 'newest'),
+      encodePageId(bare, 'oldest'),
+    ];
+    expect(ids.map((id) => args(id).split(':')[0])).toEqual(['0', 'o0', 'o30', 'N', 'O']);
+    expect(ids.map((id) => decodePageArgs(args(id)))).toEqual([
+      { query: bare, from: 'newest', offset: 0 },
+      { query: bare, from: 'oldest', offset: 0 },
+      { query: bare, from: 'oldest', offset: 30 },
+      { query: bare, from: 'newest', offset: 0 },
+      { query: bare, from: 'oldest', offset: 0 },
+    ]);
+    // Newest and Newer may lead to the same page, but their ids differ (Discord refuses two equal ids).
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('stays within Discord’s 100 characters at the worst case', () => {
-    const worst = { ...full, target: 'z'.repeat(40) };
-    expect(encodePageId(worst, 999_999_999).length).toBeLessThanOrEqual(100);
+    // A two-digit command index, a member, an outcome, the longest target and the longest positions.
+    const worst = { ...full, command: 'watch check' as const, target: 'z'.repeat(40) };
+    expect(encodePageId(worst, 99_999_999).length).toBeLessThanOrEqual(100);
+    expect(encodePageId(worst, { from: 'oldest', offset: 9_999_999 }).length).toBeLessThanOrEqual(100);
+    expect(() => encodePageId(worst, 100_000_000)).toThrow(/position/);
+    expect(() => encodePageId(worst, { from: 'oldest', offset: 10_000_000 })).toThrow(/position/);
   });
 
   it.each([
@@ -113,6 +147,9 @@ describe('paging custom ids', () => {
     ['an unknown outcome index', `0:${NOW_SEC}:-:-:9:`],
     ['a user id that is no snowflake', `0:${NOW_SEC}:abc:-:-:`],
     ['a target too long', `0:${NOW_SEC}:-:-:-:${'t'.repeat(41)}`],
+    ['an offset too long', `123456789:${NOW_SEC}:-:-:-:`],
+    ['an offset from the oldest too long', `o12345678:${NOW_SEC}:-:-:-:`],
+    ['another position', `X:${NOW_SEC}:-:-:-:`],
   ])('refuses %s', (_, args) => {
     expect(decodePageArgs(args)).toBeUndefined();
   });
@@ -120,23 +157,102 @@ describe('paging custom ids', () => {
 
 describe('renderAuditPage', () => {
   const filter = { since: new Date(NOW_SEC * 1000) };
-  const ids = { newerId: 'hostops:audit:newer', olderId: 'hostops:audit:older' };
+  const ids = {
+    newestId: 'hostops:audit:newest',
+    newerId: 'hostops:audit:newer',
+    olderId: 'hostops:audit:older',
+    oldestId: 'hostops:audit:oldest',
+  };
+  /** A page counted from the newest end, with its count exact. */
+  const at = (offset: number, total: number, rows: number) => ({
+    total,
+    capped: false,
+    from: 'newest' as const,
+    offset,
+    more: offset + rows < total,
+  });
+  const disabled = (body: ReturnType<typeof renderAuditPage>) =>
+    body.components?.[0]?.components.map((b) => ('disabled' in b ? b.disabled : undefined));
 
   it('shows the filter, ten lines and "Matches X–Y of N", with Newer disabled on the first page', () => {
     const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
-    const body = renderAuditPage({ filter, rows, total: 25, offset: 0, ...ids }, en);
+    const body = renderAuditPage({ filter, rows, ...at(0, 25, 10), ...ids }, en);
     const [embed] = body.embeds ?? [];
     expect(embed?.title).toBe('Audit trail');
     expect(embed?.description?.split('\n').filter((l) => l.startsWith('<t:'))).toHaveLength(10);
     expect(embed?.footer?.text).toBe('Matches 1–10 of 25');
     const buttons = body.components?.[0]?.components ?? [];
-    expect(buttons.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([true, false]);
-    const last = renderAuditPage({ filter, rows: rows.slice(0, 5), total: 25, offset: 20, ...ids }, en);
-    expect(last.embeds?.[0]?.footer?.text).toBe('Matches 21–25 of 25');
-    expect(last.components?.[0]?.components.map((b) => ('disabled' in b ? b.disabled : undefined))).toEqual([
-      false,
-      true,
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual([
+      '⏮ Newest',
+      '◀ Newer',
+      'Older ▶',
+      'Oldest ⏭',
     ]);
+    expect(disabled(body)).toEqual([true, true, false, false]);
+    const last = renderAuditPage({ filter, rows: rows.slice(0, 5), ...at(20, 25, 5), ...ids }, en);
+    expect(last.embeds?.[0]?.footer?.text).toBe('Matches 21–25 of 25');
+    expect(disabled(last)).toEqual([false, false, true, true]);
+  });
+
+  it('numbers a page from the oldest end from the newest while the count is exact', () => {
+    const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
+    const oldest = { total: 25, capped: false, from: 'oldest' as const };
+    const page = renderAuditPage({ filter, rows, ...oldest, offset: 0, more: true, ...ids }, en);
+    expect(page.embeds?.[0]?.footer?.text).toBe('Matches 16–25 of 25');
+    // From the oldest end: Older and Oldest lead nowhere, Newer and Newest onwards.
+    expect(disabled(page)).toEqual([false, false, true, true]);
+    const newest = renderAuditPage(
+      { filter, rows: rows.slice(0, 5), ...oldest, offset: 20, more: false, ...ids },
+      en,
+    );
+    expect(newest.embeds?.[0]?.footer?.text).toBe('Matches 1–5 of 25');
+    expect(disabled(newest)).toEqual([true, true, false, false]);
+  });
+
+  it('says "more than" past the count’s cap, numbering each page from its own end', () => {
+    const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
+    const capped = { rows, total: 10_000, capped: true, ...ids };
+    const first = renderAuditPage({ filter, ...capped, from: 'newest', offset: 0, more: true }, en);
+    expect(first.embeds?.[0]?.footer?.text).toBe('Matches 1–10 of more than 10,000');
+    expect(disabled(first)).toEqual([true, true, false, false]);
+    const deep = renderAuditPage({ filter, ...capped, from: 'newest', offset: 12_340, more: true }, en);
+    expect(deep.embeds?.[0]?.footer?.text).toBe('Matches 12,341–12,350 of more than 10,000');
+    const oldest = renderAuditPage({ filter, ...capped, from: 'oldest', offset: 0, more: true }, en);
+    expect(oldest.embeds?.[0]?.footer?.text).toBe(
+      'The oldest matches, 1–10 counted from the oldest, of more than 10,000',
+    );
+    expect(disabled(oldest)).toEqual([false, false, true, true]);
+    const german = renderAuditPage({ filter, ...capped, from: 'oldest', offset: 10, more: true }, de);
+    expect(german.embeds?.[0]?.footer?.text).toBe(
+      'Die ältesten Treffer, 11–20 vom ältesten an gezählt, von mehr als 10.000',
+    );
+    expect(
+      renderAuditPage({ filter, ...capped, from: 'newest', offset: 0, more: true }, de).embeds?.[0]?.footer
+        ?.text,
+    ).toBe('Treffer 1–10 von mehr als 10.000');
+  });
+
+  it('shows a target shorter than three characters as a whole target, and says why on no match', () => {
+    const rows = [entry(1, { target: 'al' })];
+    const whole = renderAuditPage({ filter: { ...filter, target: 'al' }, rows, ...at(0, 1, 1), ...ids }, en);
+    expect(whole.embeds?.[0]?.description).toMatch(/^Entries since <t:\d+:f>, target exactly `al`:/);
+    const none = renderAuditPage(
+      { filter: { ...filter, target: '42' }, rows: [], ...at(0, 0, 0), ...ids },
+      en,
+    );
+    expect(none.embeds?.[0]?.description).toContain('target exactly `42`.');
+    expect(none.embeds?.[0]?.description).toContain(
+      'A target shorter than 3 characters matches only whole targets',
+    );
+    const german = renderAuditPage(
+      { filter: { ...filter, target: '42' }, rows: [], ...at(0, 0, 0), ...ids },
+      de,
+    );
+    expect(german.embeds?.[0]?.description).toContain('Ziel genau `42`.');
+    expect(german.embeds?.[0]?.description).toContain('Ein Ziel mit weniger als 3 Zeichen');
+    // Three characters search within targets, and say so.
+    const part = renderAuditPage({ filter: { ...filter, target: 'abc' }, rows, ...at(0, 1, 1), ...ids }, en);
+    expect(part.embeds?.[0]?.description).toContain('target containing `abc`');
   });
 
   it('says clearly when nothing matches, without buttons', () => {
@@ -144,8 +260,7 @@ describe('renderAuditPage', () => {
       {
         filter: { ...filter, outcome: 'expired', target: 'nothing' },
         rows: [],
-        total: 0,
-        offset: 0,
+        ...at(0, 0, 0),
         ...ids,
       },
       en,
@@ -173,8 +288,7 @@ describe('renderAuditPage', () => {
       {
         filter: { ...filter, userId: '12345678901234567890', command: 'domain register', target: long },
         rows,
-        total: 10_000_000,
-        offset: 9_999_990,
+        ...at(9_999_990, 10_000_000, 10),
         exportNote: 'n'.repeat(200),
         ...ids,
       },
@@ -198,8 +312,7 @@ describe('renderAuditPage', () => {
       {
         filter: { ...filter, target: text },
         rows,
-        total: 1,
-        offset: 0,
+        ...at(0, 1, 1),
         ...ids,
       },
       en,
@@ -213,10 +326,9 @@ describe('renderAuditPage', () => {
     const rows = Array.from({ length: AUDIT_PAGE_SIZE }, (_, i) => entry(i + 1));
     const body = renderAuditPage(
       {
-        filter: { ...filter, userId: '100000000000000001', command: 'domain info', target: 'x' },
+        filter: { ...filter, userId: '100000000000000001', command: 'domain info', target: 'xyz' },
         rows,
-        total: 12_345,
-        offset: 0,
+        ...at(0, 12_345, 10),
         exportNote: 'note',
         ...ids,
       },
@@ -225,13 +337,18 @@ describe('renderAuditPage', () => {
     const [embed] = body.embeds ?? [];
     expect(embed?.title).toBe('Audit-Protokoll');
     expect(embed?.description).toMatch(
-      /^Einträge seit <t:\d+:f>, von <@100000000000000001>, Befehl `\/domain info`, Ziel enthält `x`:\n\n/,
+      /^Einträge seit <t:\d+:f>, von <@100000000000000001>, Befehl `\/domain info`, Ziel enthält `xyz`:\n\n/,
     );
     expect(embed?.footer?.text).toBe('Treffer 1–10 von 12.345');
     const buttons = body.components?.[0]?.components ?? [];
-    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual(['◀ Neuer', 'Älter ▶']);
+    expect(buttons.map((b) => ('label' in b ? b.label : undefined))).toEqual([
+      '⏮ Neueste',
+      '◀ Neuer',
+      'Älter ▶',
+      'Älteste ⏭',
+    ]);
     const empty = renderAuditPage(
-      { filter: { ...filter, outcome: 'expired' }, rows: [], total: 0, offset: 0, ...ids },
+      { filter: { ...filter, outcome: 'expired' }, rows: [], ...at(0, 0, 0), ...ids },
       de,
     );
     expect(empty.embeds?.[0]?.description).toMatch(
@@ -263,11 +380,11 @@ describe('the export note', () => {
     expect(en('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` holds all 1 match.');
     expect(en('audit.export.all', { file, count: 2 })).toBe('📎 `hostops-audit.csv` holds all 2 matches.');
     expect(de('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` enthält 1 Treffer.');
-    expect(en('audit.export.capped', { file, count: 10_000, total: 10_003 })).toContain(
-      'is capped at 10,000 of 10,003 matches',
+    expect(en('audit.export.capped', { file, count: 10_000, total: 10_000 })).toContain(
+      'holds the first 10,000 (the newest) of more than 10,000 matches',
     );
-    expect(de('audit.export.capped', { file, count: 10_000, total: 10_003 })).toContain(
-      'ist auf 10.000 von 10.003 Treffern begrenzt',
+    expect(de('audit.export.capped', { file, count: 10_000, total: 10_000 })).toContain(
+      'enthält die ersten 10.000 (die neuesten) von mehr als 10.000 Treffern',
     );
   });
 });
@@ -304,11 +421,17 @@ describe('exportCsv', () => {
       );
     return {
       audit: {
-        query: async (filter: AuditFilter, page: Page) => {
-          calls.push(`query ${page.offset}+${page.limit}`);
+        search: async (filter: AuditFilter, page: AuditSearch) => {
+          calls.push(`search ${page.offset}+${page.limit} up to ${page.countUpTo}`);
           const matches = olderThan(filter);
           onRead?.();
-          return { rows: matches.slice(page.offset, page.offset + page.limit), total: matches.length };
+          const capped = matches.length > page.countUpTo;
+          return {
+            rows: matches.slice(page.offset, page.offset + page.limit),
+            total: capped ? page.countUpTo : matches.length,
+            capped,
+            more: matches.length > page.offset + page.limit,
+          };
         },
         rows: async (filter: AuditFilter, limit: number) => {
           calls.push(`rows ${filter.before?.id}+${limit}`);
@@ -331,16 +454,19 @@ describe('exportCsv', () => {
     const result = await exportCsv(fakeStore(rows, calls), {});
     expect(idsOf(result.csv)).toEqual(rows.map((r) => r.correlationId));
     expect(result.csv.startsWith('at,user_id,')).toBe(true);
-    expect([result.count, result.total]).toEqual([2_500, 2_500]);
+    expect([result.count, result.total, result.capped]).toEqual([2_500, 2_500, false]);
     // Each chunk starts after the last entry of the one before.
-    expect(calls).toEqual(['query 0+1000', 'rows 1000+1000', 'rows 2000+1000']);
+    expect(calls).toEqual(['search 0+1000 up to 10000', 'rows 1000+1000', 'rows 2000+1000']);
   });
 
-  it('stops at the cap and reports the full total', async () => {
+  it('stops at the cap and says there are more, counting no further', async () => {
     const rows = Array.from({ length: 10_250 }, (_, i) => entry(i + 1));
     const calls: string[] = [];
     const result = await exportCsv(fakeStore(rows, calls), {});
-    expect([result.count, result.total]).toEqual([10_000, 10_250]);
+    expect([result.count, result.total, result.capped]).toEqual([10_000, 10_000, true]);
+    // Exactly as many as the cap: all of them, no "more than".
+    const exact = await exportCsv(fakeStore(rows.slice(0, 10_000)), {});
+    expect([exact.count, exact.total, exact.capped]).toEqual([10_000, 10_000, false]);
     expect(idsOf(result.csv)).toHaveLength(10_000);
     expect(calls).toHaveLength(10);
   });

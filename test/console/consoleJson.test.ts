@@ -5,6 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COUNT_CAP } from '../../commands/audit.js';
+import type { AuditData } from '../../src/replies/answerData.js';
+import { openStore } from '../../src/store/index.js';
 import { runConsoleProcess } from '../support/consoleProcess.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';
 
@@ -210,9 +213,9 @@ describe('console --json: changes, /domain records and /audit', { timeout: 90_00
   it('/audit: the filter, the count and the newest entries as data', async () => {
     const { code, data } = await json(['--as', 'operator', '/audit command:"domain records"']);
     expect(code).toBe(0);
-    const audit = data as { filter: { since: string; command: string }; total: number; entries: unknown[] };
+    const audit = data as AuditData;
     expect(audit.filter).toEqual({ since: expect.stringMatching(ISO_INSTANT), command: 'domain records' });
-    expect(audit.total).toBe(2);
+    expect([audit.total, audit.totalCapped, audit.offset]).toEqual([2, false, 0]);
     expect(audit.entries[0]).toEqual({
       at: expect.stringMatching(ISO_INSTANT),
       user: { id: expect.any(String), name: expect.stringMatching(/^console:/) },
@@ -225,6 +228,51 @@ describe('console --json: changes, /domain records and /audit', { timeout: 90_00
       change: null,
       parameters: null,
     });
+  });
+});
+
+describe('console --json: /audit past the count’s cap', { timeout: 90_000 }, () => {
+  it('says the total is capped, in the answer and in the export', async () => {
+    const store = await openStore(env.DATABASE_URL ?? '');
+    const at = Date.now() - 60_000;
+    try {
+      for (let n = 0; n <= COUNT_CAP; n++) {
+        await store.audit.insert({
+          at: new Date(at + n),
+          userId: '100000000000000199',
+          userName: 'bulk',
+          guildId: null,
+          channelId: null,
+          command: 'domain',
+          subcommand: 'info',
+          target: `capped-${n}.example`,
+          outcome: 'ok',
+          detail: null,
+          correlationId: n.toString(16).padStart(10, '0'),
+          durationMs: 1,
+          parameters: null,
+          changeId: null,
+        });
+      }
+    } finally {
+      await store.close();
+    }
+    const { code, data } = await json(['--as', 'operator', '/audit target:capped- export:true']);
+    expect(code).toBe(0);
+    const audit = data as AuditData;
+    expect([audit.total, audit.totalCapped]).toEqual([COUNT_CAP, true]);
+    expect(audit.entries.map((entry) => entry.target)).toEqual(
+      Array.from({ length: 10 }, (_, n) => `capped-${COUNT_CAP - n}.example`),
+    );
+    expect(audit.export).toEqual({
+      file: 'hostops-audit.csv',
+      rows: COUNT_CAP,
+      total: COUNT_CAP,
+      totalCapped: true,
+    });
+    // Below the cap the count is exact.
+    const below = await json(['--as', 'operator', '/audit target:capped-1']);
+    expect(below.data).toMatchObject({ total: 1 + 10 + 100 + 1000 + 1, totalCapped: false });
   });
 });
 

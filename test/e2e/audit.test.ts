@@ -99,14 +99,16 @@ async function audit(options: InteractionOptions['options'] = {}): Promise<Audit
   return read(i, body, edit);
 }
 
-function button(answer: { buttons: Json[] }, label: 'Newer' | 'Older'): Json {
+type PagingButton = 'Newest' | 'Newer' | 'Older' | 'Oldest';
+
+function button(answer: { buttons: Json[] }, label: PagingButton): Json {
   const found = answer.buttons.find((b) => String(b.label).includes(label));
   if (!found) throw new Error(`no ${label} button in ${JSON.stringify(answer.buttons)}`);
   return found;
 }
 
-/** Presses Newer/Older on an /audit answer and waits for the message update (type 7). */
-async function page(of: AuditAnswer, label: 'Newer' | 'Older'): Promise<AuditAnswer> {
+/** Presses a paging button on an /audit answer and waits for the message update (type 7). */
+async function page(of: AuditAnswer, label: PagingButton): Promise<AuditAnswer> {
   const message = t.discord.originalMessage(of.interaction);
   if (!message) throw new Error('the fake knows no message behind the /audit answer');
   const click = t.discord.dispatchComponent({
@@ -289,6 +291,40 @@ describe('/audit', () => {
     expect(domain.lines[0]).toContain('example.com');
   });
 
+  it('matches a target shorter than three characters only as a whole target, ignoring case', async () => {
+    // A music-bot user may be called `al` (1 to 64 characters): a target no trigram index can find.
+    for (const target of ['al', 'AL', 'pal', 'al2']) {
+      await t.bot.store.audit.insert({
+        at: new Date(),
+        userId: USERS.operator2,
+        userName: 'op2',
+        guildId: t.discord.guildId,
+        channelId: t.discord.channelId,
+        command: 'musicbot',
+        subcommand: 'create',
+        target,
+        outcome: 'done',
+        detail: null,
+        correlationId: 'a1a1a1a1a1',
+        durationMs: 1,
+        parameters: null,
+        changeId: null,
+      });
+    }
+    const al = await audit({ target: 'Al' });
+    expect(al.description).toContain('target exactly `Al`');
+    expect(al.lines.map((line) => / · `\/musicbot create` · (\w+) · /.exec(line)?.[1])).toEqual(['AL', 'al']);
+    expect(al.footer).toBe('Matches 1–2 of 2');
+    // `42` is no whole target (the server's entries say `server 42 …`): none, and the answer says why.
+    const short = await audit({ target: '42' });
+    expect(short.lines).toEqual([]);
+    expect(short.description).toContain('target exactly `42`.');
+    expect(short.description).toContain('A target shorter than 3 characters matches only whole targets');
+    // Three characters and more search within targets.
+    expect((await audit({ target: 'al2' })).lines).toHaveLength(1);
+    expect((await audit({ target: 'pal' })).lines).toHaveLength(1);
+  });
+
   it('filters by outcome', async () => {
     const cancelled = await audit({ outcome: 'cancelled' });
     expect(cancelled.lines).toHaveLength(1);
@@ -378,6 +414,20 @@ describe('/audit', () => {
     expect(start.footer).toBe(`Matches 1–10 of ${PAGED}`);
     expect(start.lines).toEqual(first.lines);
     expect(button(start, 'Newer').disabled).toBe(true);
+
+    // Oldest: the ten oldest, read from the oldest end; the count is exact, so numbered from the newest.
+    const oldest = await page(start, 'Oldest');
+    expect(oldest.footer).toBe(`Matches ${PAGED - 9}–${PAGED} of ${PAGED}`);
+    expect(oldest.lines.map(correlationIdOf)).toEqual(expected.slice(-10));
+    expect(button(oldest, 'Older').disabled).toBe(true);
+    expect(button(oldest, 'Oldest').disabled).toBe(true);
+    const towards = await page(oldest, 'Newer');
+    expect(towards.footer).toBe(`Matches ${PAGED - 19}–${PAGED - 10} of ${PAGED}`);
+    const top = await page(towards, 'Newer');
+    expect(top.footer).toBe(`Matches 1–${PAGED - 20} of ${PAGED}`);
+    expect(button(top, 'Newer').disabled).toBe(true);
+    expect(button(top, 'Newest').disabled).toBe(true);
+    expect(button(top, 'Older').disabled).toBe(false);
     await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });
@@ -455,12 +505,36 @@ describe('/audit', () => {
       });
     }
     const answer = await audit({ target: 'bulk-', export: true });
-    expect(answer.footer).toBe('Matches 1–10 of 10,003');
-    expect(answer.description).toContain('`hostops-audit.csv` is capped at 10,000 of 10,003 matches');
+    // Counted up to 10,000: past it the answer says "more than".
+    expect(answer.footer).toBe('Matches 1–10 of more than 10,000');
+    expect(answer.description).toContain(
+      '`hostops-audit.csv` holds the first 10,000 (the newest) of more than 10,000 matches',
+    );
     const csv = csvOf(answer);
     expect(csv).toHaveLength(1 + 10_000);
     // The newest 10,000.
     expect(csv[1]?.split(',')[7]).toBe('bulk-10002.example');
     expect(csv.at(-1)?.split(',')[7]).toBe('bulk-3.example');
+
+    // Oldest jumps to the last entries in time order, read from the oldest end, with no count.
+    const targetOf = (line: string) => /(bulk-\d+)\.example/.exec(line)?.[1];
+    const oldest = await page(answer, 'Oldest');
+    expect(oldest.footer).toBe('The oldest matches, 1–10 counted from the oldest, of more than 10,000');
+    expect(oldest.lines.map(targetOf)).toEqual(Array.from({ length: 10 }, (_, n) => `bulk-${9 - n}`));
+    expect(
+      ['Newest', 'Newer', 'Older', 'Oldest'].map((b) => button(oldest, b as PagingButton).disabled),
+    ).toEqual([false, false, true, true]);
+    const newer = await page(oldest, 'Newer');
+    expect(newer.footer).toBe('The oldest matches, 11–20 counted from the oldest, of more than 10,000');
+    expect(newer.lines.map(targetOf)).toEqual(Array.from({ length: 10 }, (_, n) => `bulk-${19 - n}`));
+    const back = await page(newer, 'Older');
+    expect(back.lines.map(targetOf)).toEqual(oldest.lines.map(targetOf));
+    const newest = await page(back, 'Newest');
+    expect(newest.footer).toBe('Matches 1–10 of more than 10,000');
+    // The newest now: the /audit search itself (its target, `7d, target bulk-, export`, holds `bulk-`).
+    expect(newest.lines[0]).toContain('`/audit` · 7d, target bulk-, export');
+    expect(newest.lines.slice(1).map(targetOf)).toEqual(
+      Array.from({ length: 9 }, (_, n) => `bulk-${10_002 - n}`),
+    );
   }, 60_000);
 });
