@@ -1,10 +1,13 @@
 // The query plans of /audit's queries on a loaded store, as the store builds them (auditQueries): for each
-// filter the count, the newest page and the oldest page. Used by the history benchmark (its details, and
+// filter the count up to the cap, the newest page and the oldest page (read from the oldest end), one row
+// past each page to tell whether there are more. Used by the history benchmark (its details, and
 // bench/analysis.md); `npx tsx bench/explainAudit.ts <DATABASE_URL>` prints them for any store.
 import Database from 'better-sqlite3';
 import { type Compilable, CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { auditQueries } from '../src/store/auditQueries.js';
+import { COUNT_CAP } from '../commands/audit.js';
+import { AUDIT_PAGE_SIZE } from '../src/audit/renderAudit.js';
+import { auditQueries, TARGET_INDEX_LIMIT, targetCandidates } from '../src/store/auditQueries.js';
 import type { AuditFilter } from '../src/store/index.js';
 import type { Database as Schema } from '../src/store/schema.js';
 import { serverId, userId } from './loadHistory.js';
@@ -21,6 +24,9 @@ export function auditFilters(now: Date): { name: string; filter: AuditFilter }[]
     { name: 'outcome unknown', filter: { since, outcome: 'unknown' } },
     { name: 'target site123', filter: { since, target: 'site123' } },
     { name: `target server ${serverId(42)}`, filter: { since, target: `server ${serverId(42)}` } },
+    { name: 'target example (half the entries)', filter: { since, target: 'example' } },
+    // Shorter than a trigram: /audit searches the whole target (an /audit search's own `7d`).
+    { name: 'target 7d (whole)', filter: { since, targetExact: '7d' } },
   ];
 }
 
@@ -50,16 +56,28 @@ export async function explainAudit(url: string, now: Date): Promise<string[]> {
   const lines: string[] = [];
   try {
     for (const { name, filter } of auditFilters(now)) {
-      const { count } = auditQueries(db, engine, filter, { limit: 10, offset: 0 });
+      // As the store decides (kyselyStore): SQLite reads the window for text with too many candidates.
+      const probe =
+        engine === 'sqlite' && filter.target !== undefined ? targetCandidates(db, filter.target) : undefined;
+      const targetIndex =
+        probe === undefined ||
+        Number((await db.executeQuery<{ n: number }>(probe)).rows[0]?.n) < TARGET_INDEX_LIMIT;
+      const options = { targetIndex };
+      const { count } = auditQueries(db, engine, filter, { limit: 10, offset: 0 }, options);
       const [{ total = 0 } = {}] = (await count.execute()) as { total?: number }[];
-      const oldest = Math.max(0, Math.floor((Number(total) - 1) / 10) * 10);
-      lines.push(`${name} (${Number(total).toLocaleString('en-US')} matches)`);
+      lines.push(
+        `${name} (${Number(total).toLocaleString('en-US')} matches${targetIndex ? '' : ', the window read instead of the trigram index'})`,
+      );
+      const page = { limit: AUDIT_PAGE_SIZE + 1, offset: 0 };
       for (const [what, query] of [
-        ['count', count],
-        ['newest page', auditQueries(db, engine, filter, { limit: 10, offset: 0 }).page],
         [
-          `oldest page (offset ${oldest}, read from the oldest end)`,
-          auditQueries(db, engine, filter, { limit: 10, offset: oldest }, { total: Number(total) }).page,
+          `count up to ${COUNT_CAP + 1}`,
+          auditQueries(db, engine, filter, page, options).countUpTo(COUNT_CAP + 1),
+        ],
+        ['newest page', auditQueries(db, engine, filter, page, options).page],
+        [
+          'oldest page (read from the oldest end)',
+          auditQueries(db, engine, filter, { ...page, from: 'oldest' }, options).page,
         ],
       ] as const) {
         lines.push(`  ${what}:`, ...(await explain(query)).map((line) => `    ${line}`));

@@ -11,15 +11,16 @@
 // The metric's details list every figure and the plans of /audit's queries (bench/explainAudit.ts).
 //
 // `npm run bench -- history` runs this alone (15–20 minutes). BENCH_HISTORY_ENGINES=sqlite (or postgres)
-// runs one engine; BENCH_HISTORY_SCALE=0.1 loads a tenth of the data and BENCH_HISTORY_ONLY=purge stops
-// after the purge (to try a change out, not for results.md).
+// runs one engine; BENCH_HISTORY_SCALE=0.1 loads a tenth of the data, BENCH_HISTORY_ONLY=purge stops
+// after the purge and BENCH_HISTORY_ONLY=audit runs the /audit searches alone, on a bot whose purge finds
+// nothing (to try a change out, not for results.md).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { decodePageArgs, encodePageId } from '../../commands/audit.js';
+import { COUNT_CAP, decodePageArgs, encodePageId } from '../../commands/audit.js';
 import type { Logger } from '../../src/logger.js';
 import { openStore } from '../../src/store/index.js';
 import { createKyselyStore } from '../../src/store/kyselyStore.js';
@@ -67,6 +68,8 @@ const ENGINES = (process.env.BENCH_HISTORY_ENGINES ?? 'sqlite,postgres')
 const FACTOR = Number(process.env.BENCH_HISTORY_SCALE ?? 1);
 /** BENCH_HISTORY_ONLY=purge: the load and the purge alone (to try a change to the purge). */
 const PURGE_ONLY = process.env.BENCH_HISTORY_ONLY === 'purge';
+/** BENCH_HISTORY_ONLY=audit: the load and the /audit searches alone (to try a change to /audit). */
+const AUDIT_ONLY = process.env.BENCH_HISTORY_ONLY === 'audit';
 
 const scaled = (n: number) => Math.max(1, Math.round(n * FACTOR));
 const SCALE: HistoryScale =
@@ -92,8 +95,6 @@ const RSS_MB_ALLOWANCE = 15;
 const AUDIT_REPEATS = 100;
 /** The middle page (not a target) every this many rounds. */
 const MIDDLE_EVERY = 5;
-/** Rounds of the search that counts half the trail (not a target): each takes a fifth of a second. */
-const DENSE_REPEATS = 20;
 const EXPORTS = 3;
 const SUGGEST_REPEATS = 8;
 const LAUNCHES = 5;
@@ -110,7 +111,7 @@ const SAMPLE_MS = 10;
 const AUDIT_CASES: {
   name: string;
   options: Record<string, string | number | boolean>;
-  /** Text half the trail contains: every match is counted, so not held to the target (reported). */
+  /** Text half the trail contains (its own row): counted up to COUNT_CAP, its oldest page past the count. */
   dense?: true;
 }[] = [
   { name: `days ${SCALE.days} (everything)`, options: { days: SCALE.days } },
@@ -122,13 +123,18 @@ const AUDIT_CASES: {
   { name: 'outcome unknown', options: { outcome: 'unknown', days: SCALE.days } },
   { name: 'target site123 (a domain)', options: { target: 'site123', days: SCALE.days } },
   { name: `target server ${serverId(42)}`, options: { target: `server ${serverId(42)}`, days: SCALE.days } },
+  // Shorter than three characters: a whole target (an /audit search's own `7d`; `_` is none).
+  { name: 'target 7d (whole target)', options: { target: '7d', days: SCALE.days } },
+  { name: 'target _ (whole target)', options: { target: '_', days: SCALE.days } },
   {
     name: 'target example (half the entries)',
     options: { target: 'example', days: SCALE.days },
     dense: true,
   },
+  // The same text in a month: its matches are the table's newest rows, not its first ones.
+  { name: 'target example, days 30', options: { target: 'example', days: 30 }, dense: true },
 ];
-/** Targets whose `%` and `_` must match themselves. */
+/** Targets whose `%` and `_` must match themselves (the last two whole targets: shorter than three). */
 const LITERAL_TARGETS = ['50%', 'dj_12', '_', '%'];
 const DOMAIN_TYPED = [
   '',
@@ -299,7 +305,7 @@ interface Answer {
     | {
         content?: string;
         embeds?: { description?: string; footer?: { text?: string } }[];
-        components?: { components?: { custom_id?: string }[] }[];
+        components?: { components?: { custom_id?: string; label?: string }[] }[];
       }
     | undefined;
   files: { name: string; size: number; text: string }[];
@@ -334,16 +340,26 @@ async function answered(
   };
 }
 
-const footerTotal = (answer: Answer): number => {
+/** The count in an /audit footer ("… of 545", "… of more than 10,000"), 0 without one. */
+const footerCount = (answer: Answer): { total: number; capped: boolean } => {
   const text = answer.body?.embeds?.[0]?.footer?.text ?? '';
-  const match = /(?:of|von) ([\d,.\s]+)$/.exec(text);
-  return match?.[1] === undefined ? 0 : Number(match[1].replace(/\D/g, ''));
+  const match = /(?:of|von) (more than |mehr als )?([\d,.\s]+)$/.exec(text);
+  return match?.[2] === undefined
+    ? { total: 0, capped: false }
+    : { total: Number(match[2].replace(/\D/g, '')), capped: match[1] !== undefined };
 };
+const footerTotal = (answer: Answer): number => footerCount(answer).total;
+
+/** The custom id of an /audit answer's paging button, by its label. */
+const pagingId = (answer: Answer, label: string): string | undefined =>
+  answer.body?.components?.[0]?.components?.find((b) => b.label?.includes(label))?.custom_id;
 
 interface AuditResult {
   name: string;
   dense: boolean;
   total: number;
+  /** More than `total` matches (the count stopped at COUNT_CAP). */
+  capped: boolean;
   first: Summary;
   oldest: Summary;
   middle: Summary;
@@ -357,40 +373,44 @@ async function auditCases(stage: Stage, tracker: Tracker): Promise<AuditResult[]
     const first: number[] = [];
     const oldest: number[] = [];
     const middle: number[] = [];
-    let total = 0;
-    for (let n = 0; n < (dense ? DENSE_REPEATS : AUDIT_REPEATS); n++) {
+    let count = { total: 0, capped: false };
+    for (let n = 0; n < AUDIT_REPEATS; n++) {
       const i = stage.discord.dispatchInteraction({ commandName: 'audit', options, roles: [ROLES.operator] });
       const answer = await answered(stage, tracker, i);
       first.push(answer.ms);
-      total = footerTotal(answer);
+      count = footerCount(answer);
+      const { total } = count;
       // The search as the bot's own Older button carries it (its `since` fixed when the command ran).
-      const older = answer.body?.components?.[0]?.components?.[1]?.custom_id ?? '';
+      const older = pagingId(answer, 'Older') ?? '';
       const query = decodePageArgs(older.replace(/^hostops:audit:/, ''))?.query;
       if (query === undefined) {
-        // No match, no buttons (at a small BENCH_HISTORY_SCALE).
+        // No match, no buttons (a whole target nobody has, or a small BENCH_HISTORY_SCALE).
         if (total === 0) continue;
         throw new Error(`${name}: no paging button in the answer (${older})`);
       }
-      const last = Math.max(0, Math.floor((total - 1) / 10) * 10);
-      for (const [offset, into] of [
-        [last, oldest],
-        ...(n % MIDDLE_EVERY === 0 ? [[Math.floor(total / 20) * 10, middle] as const] : []),
-      ] as const) {
-        const click = stage.discord.dispatchComponent({
-          customId: encodePageId(query, offset),
-          roles: [ROLES.operator],
-        });
+      // The oldest page: the bot's own Oldest button (read from the oldest end, needing no count); the
+      // middle one (not a target) a page counted from the newest, halfway into what was counted.
+      const oldestId = pagingId(answer, 'Oldest') ?? '';
+      const clicks: [string, number[]][] = [[oldestId, oldest]];
+      if (n % MIDDLE_EVERY === 0) clicks.push([encodePageId(query, Math.floor(total / 20) * 10), middle]);
+      for (const [customId, into] of clicks) {
+        const click = stage.discord.dispatchComponent({ customId, roles: [ROLES.operator] });
         const page = await answered(stage, tracker, click);
         into.push(page.ms);
         // Each /audit adds its own entry, which the unfiltered search counts: a few more, never fewer.
-        if (offset === last && total > 0 && !(footerTotal(page) >= total && footerTotal(page) <= total + 3))
-          throw new Error(`${name}: the oldest page counts ${footerTotal(page)}, the first ${total}`);
+        const seen = footerCount(page);
+        const agrees = count.capped
+          ? seen.capped && seen.total === total
+          : !seen.capped && seen.total >= total && seen.total <= total + 3;
+        if (customId === oldestId && !agrees)
+          throw new Error(`${name}: the oldest page counts ${JSON.stringify(seen)}, the first ${total}`);
       }
     }
     results.push({
       name,
       dense: dense === true,
-      total,
+      total: count.total,
+      capped: count.capped,
       first: summarize(first),
       oldest: summarize(oldest),
       middle: summarize(middle),
@@ -406,7 +426,10 @@ interface LiteralResult {
   ms: number;
 }
 
-/** /audit target with `%` and `_`: the count shown against one that knows no wildcards (instr / strpos). */
+/**
+ * /audit target with `%` and `_`: the count shown against one that knows no wildcards (instr / strpos;
+ * for text shorter than three characters, a whole target: `=`), up to the count's cap.
+ */
 async function literalTargets(prepared: Prepared, stage: Stage, tracker: Tracker): Promise<LiteralResult[]> {
   const results: LiteralResult[] = [];
   for (const target of LITERAL_TARGETS) {
@@ -415,17 +438,23 @@ async function literalTargets(prepared: Prepared, stage: Stage, tracker: Tracker
     await sleep(500);
     const sinceMs = (Math.floor(Date.now() / 1000) - SCALE.days * DAY_S) * 1000;
     const find = prepared.engine === 'sqlite' ? 'instr' : 'strpos';
-    const [row] = await prepared.reader.all(
-      `select count(*) as n from audit where at >= ? and ${find}(lower(target), ?) > 0`,
-      [sinceMs, target.toLowerCase()],
-    );
+    const matches = Array.from(target).length < 3 ? 'lower(target) = ?' : `${find}(lower(target), ?) > 0`;
+    const [row] = await prepared.reader.all(`select count(*) as n from audit where at >= ? and ${matches}`, [
+      sinceMs,
+      target.toLowerCase(),
+    ]);
     const i = stage.discord.dispatchInteraction({
       commandName: 'audit',
       options: { target, days: SCALE.days },
       roles: [ROLES.operator],
     });
     const answer = await answered(stage, tracker, i);
-    results.push({ target, shown: footerTotal(answer), expected: Number(row?.n), ms: answer.ms });
+    results.push({
+      target,
+      shown: footerTotal(answer),
+      expected: Math.min(COUNT_CAP, Number(row?.n)),
+      ms: answer.ms,
+    });
   }
   return results;
 }
@@ -704,8 +733,96 @@ const purgeRows = (label: (text: string) => string, purged: PurgeResult): Row[] 
   ),
 ];
 
+/** What worst page of these searches took (p99), and which. */
+function worstOf(cases: AuditResult[]) {
+  return cases.reduce(
+    (w, c) => {
+      for (const [page, summary] of [
+        ['first', c.first],
+        ['oldest', c.oldest],
+      ] as const)
+        if (summary.p99 > w.p99) w = { p99: summary.p99, what: `${c.name}, ${page} page` };
+      return w;
+    },
+    { p99: 0, what: '' },
+  );
+}
+
+const matchCount = (c: { total: number; capped: boolean }) =>
+  `${c.capped ? 'more than ' : ''}${c.total.toLocaleString('en-US')}`;
+
+function auditRows(label: (text: string) => string, audit: AuditResult[], literal: LiteralResult[]): Row[] {
+  const held = AUDIT_CASES.filter((c) => !c.dense).length;
+  const worst = worstOf(audit.filter((c) => !c.dense));
+  const dense = worstOf(audit.filter((c) => c.dense));
+  const denseCase = audit.find((c) => c.dense);
+  return [
+    {
+      metric: label(
+        `/audit, ${held} searches (days, user, command, outcome, target, a whole target), first and oldest page, worst p99 (n=${AUDIT_REPEATS} each)`,
+      ),
+      hostops: ms(worst.p99),
+      reference: worst.what,
+      ratio: '',
+      target: `p99 ≤ ${AUDIT_LIMIT_MS} ms`,
+      met: worst.p99 <= AUDIT_LIMIT_MS,
+    },
+    {
+      metric: label(
+        `/audit target in half the entries (counted up to ${COUNT_CAP.toLocaleString('en-US')}), first and oldest page, worst p99`,
+      ),
+      hostops: ms(dense.p99),
+      reference: `${dense.what}, ${denseCase === undefined ? '?' : matchCount(denseCase)} matches`,
+      ratio: '',
+      target: `p99 ≤ ${AUDIT_LIMIT_MS} ms`,
+      met: dense.p99 <= AUDIT_LIMIT_MS,
+    },
+    {
+      metric: label(`/audit target with % and _ (${LITERAL_TARGETS.map((t) => `"${t}"`).join(', ')})`),
+      hostops: literal.map((l) => l.shown.toLocaleString('en-US')).join(' / '),
+      reference: `${literal.map((l) => l.expected.toLocaleString('en-US')).join(' / ')} (instr/strpos; = under three characters)`,
+      ratio: '',
+      target: 'match literally',
+      met: literal.every((l) => l.shown === l.expected),
+    },
+  ];
+}
+
+function auditDetails(audit: AuditResult[], literal: LiteralResult[]): string[] {
+  return [
+    `/audit, dispatch → answer (n=${AUDIT_REPEATS} each, the middle page every ${MIDDLE_EVERY}th round; the first page is the command, the oldest a click on its own Oldest button, the middle one on a paging button for that offset from the newest, the bot's own custom id):`,
+    ...audit.map(
+      (c) =>
+        `  - ${c.name}: ${matchCount(c)} matches; first page ${fmtSummary(c.first)}; oldest page ${fmtSummary(c.oldest)}; middle page (not a target) ${fmtSummary(c.middle)}`,
+    ),
+    `/audit target, literal \`%\` and \`_\` (count shown / count by instr or strpos, by = for a whole target, up to ${COUNT_CAP.toLocaleString('en-US')}): ${literal.map((l) => `"${l.target}" ${l.shown}/${l.expected} in ${ms(l.ms)}`).join('; ')}`,
+  ];
+}
+
 function purgeDetail(purged: PurgeResult): string {
   return `Purge at the first start (Housekeeping): ${purged.expiredAtReady.toLocaleString('en-US')} expired entries left at ready, ${purged.expiredAtEnd.toLocaleString('en-US')} ${ms(purged.windowMs)} later${purged.doneAfterReadyMs === undefined ? ` when the window closed (${(((purged.expiredAtReady - purged.expiredAtEnd) / purged.windowMs) * 1000).toFixed(0)} entries/s)` : ` (done ${ms(purged.doneAfterReadyMs)} after ready)`}. /domain info at ${PURGE_RATE}/s (API ${PURGE_API_MS} ms) meanwhile, ack: ${fmtSummary(purged.during)}; unacknowledged ${purged.missing}. The same load on a fresh HostOps on the same store, no purge running: ${fmtSummary(purged.noPurge)}; on bare: ${fmtSummary(purged.bare)}`;
+}
+
+/** One launch on the loaded store for the /audit searches alone (BENCH_HISTORY_ONLY=audit). */
+async function auditSession(prepared: Prepared, env: Record<string, string>) {
+  const stage = await startStage();
+  const tracker = new Tracker(stage.discord);
+  const bot = spawnBot('hostops', stage, { env });
+  try {
+    await waitReady(stage, bot, tracker);
+    await warmUp(stage, tracker, 20);
+    await answered(
+      stage,
+      tracker,
+      stage.discord.dispatchInteraction({ commandName: 'audit', roles: [ROLES.operator] }),
+    );
+    const audit = await auditCases(stage, tracker);
+    const literal = await literalTargets(prepared, stage, tracker);
+    return { audit, literal };
+  } finally {
+    await bot.stop();
+    await stage.stop();
+  }
 }
 
 /** One launch on the loaded store for everything that needs the bot up: /audit … the watch run. */
@@ -752,6 +869,15 @@ async function engineRun(engine: Engine, postgres: BenchPostgres | undefined, ou
     const env = { DATABASE_URL: prepared.url };
     const counts = prepared.loaded.counts;
     out(`  ${engine}: loaded in ${ms(prepared.loadMs)}`);
+    if (AUDIT_ONLY) {
+      // A retention longer than the loaded history: the purge at start finds nothing to delete.
+      const searched = await auditSession(prepared, { ...env, AUDIT_RETENTION_DAYS: '36500' });
+      out(`  ${engine}: /audit measured`);
+      rows.push(...auditRows(label, searched.audit, searched.literal));
+      details.push(...auditDetails(searched.audit, searched.literal));
+      details.push(`Query plans:`, ...prepared.plans.map((line) => `  ${line}`));
+      return { rows, details };
+    }
     const purged = await purge(prepared, env);
     out(`  ${engine}: purge measured`);
     if (PURGE_ONLY) {
@@ -779,23 +905,6 @@ async function engineRun(engine: Engine, postgres: BenchPostgres | undefined, ou
     const s = await session(prepared, env);
     out(`  ${engine}: session measured`);
 
-    const worstOf = (cases: AuditResult[]) =>
-      cases.reduce(
-        (w, c) => {
-          for (const [page, summary] of [
-            ['first', c.first],
-            ['oldest', c.oldest],
-          ] as const)
-            if (summary.p99 > w.p99) w = { p99: summary.p99, what: `${c.name}, ${page} page` };
-          return w;
-        },
-        { p99: 0, what: '' },
-      );
-    const held = AUDIT_CASES.filter((c) => !c.dense).length;
-    const worst = worstOf(s.audit.filter((c) => !c.dense));
-    const dense = worstOf(s.audit.filter((c) => c.dense));
-    const denseCase = s.audit.find((c) => c.dense);
-    const literalOk = s.literal.every((l) => l.shown === l.expected);
     const exportOver = Math.max(...s.exported.map((e) => e.peak - e.idle));
     const ideal = (counts.watched / WATCH_CONCURRENCY) * WATCH_API_MS;
     const rssRow = (what: string, key: 'raw' | 'afterGc'): Row => {
@@ -832,34 +941,7 @@ async function engineRun(engine: Engine, postgres: BenchPostgres | undefined, ou
         target: 'report (once)',
         met: null,
       },
-      {
-        metric: label(
-          `/audit, ${held} searches (days, user, command, outcome, target), first and oldest page, worst p99 (n=${AUDIT_REPEATS} each)`,
-        ),
-        hostops: ms(worst.p99),
-        reference: worst.what,
-        ratio: '',
-        target: `p99 ≤ ${AUDIT_LIMIT_MS} ms`,
-        met: worst.p99 <= AUDIT_LIMIT_MS,
-      },
-      {
-        metric: label(
-          '/audit target in half the entries (every match counted), first and oldest page, worst p99',
-        ),
-        hostops: ms(dense.p99),
-        reference: `${dense.what}, ${denseCase?.total.toLocaleString('en-US') ?? '?'} matches`,
-        ratio: '',
-        target: 'report',
-        met: null,
-      },
-      {
-        metric: label(`/audit target with % and _ (${LITERAL_TARGETS.map((t) => `"${t}"`).join(', ')})`),
-        hostops: s.literal.map((l) => l.shown.toLocaleString('en-US')).join(' / '),
-        reference: `${s.literal.map((l) => l.expected.toLocaleString('en-US')).join(' / ')} (instr/strpos)`,
-        ratio: '',
-        target: 'match literally',
-        met: literalOk,
-      },
+      ...auditRows(label, s.audit, s.literal),
       {
         metric: label(
           `/audit CSV export of ${Math.max(...s.exported.map((e) => e.rows)).toLocaleString('en-US')} rows, RSS over idle (max of ${EXPORTS})`,
@@ -912,12 +994,7 @@ async function engineRun(engine: Engine, postgres: BenchPostgres | undefined, ou
     );
     details.push(
       `**${ENGINE_NAME[engine]}**: ${counts.audit.toLocaleString('en-US')} audit entries (${SCALE.expired.toLocaleString('en-US')} of them past the ${SCALE.days}-day retention) from ${SCALE.users} users, ${counts.changes.toLocaleString('en-US')} change records in every end state, ${counts.watched.toLocaleString('en-US')} watched domains and ${counts.alerts.toLocaleString('en-US')} alerts sent, ${SCALE.journalDomains.toLocaleString('en-US')} distinct domains in the journal; loaded by bench/loadHistory.ts through Store.importRows (schema at ${LOAD_AT_MIGRATION}) in ${ms(prepared.loadMs)}, then opened by openStore, which applied ${prepared.upgrade.join(', ') || 'nothing'} in ${ms(prepared.upgradeMs)}${prepared.vacuumMs === undefined ? '' : `, then VACUUM ANALYZE in ${ms(prepared.vacuumMs)} (${((prepared.allVisible ?? 0) * 100).toFixed(0)} % of audit's pages all-visible)`}; ${mb(prepared.fileBytes ?? 0)} on disk`,
-      `/audit, dispatch → answer (n=${AUDIT_REPEATS} each, the middle page every ${MIDDLE_EVERY}th round, the search in half the trail ${DENSE_REPEATS} rounds; the first page is the command, the others a click on a paging button for that offset, the bot's own custom id):`,
-      ...s.audit.map(
-        (c) =>
-          `  - ${c.name}: ${c.total.toLocaleString('en-US')} matches; first page ${fmtSummary(c.first)}; oldest page ${fmtSummary(c.oldest)}; middle page (not a target) ${fmtSummary(c.middle)}`,
-      ),
-      `/audit target, literal \`%\` and \`_\` (count shown / count by instr or strpos): ${s.literal.map((l) => `"${l.target}" ${l.shown}/${l.expected} in ${ms(l.ms)}`).join('; ')}`,
+      ...auditDetails(s.audit, s.literal),
       `CSV export (/audit command:/domain info days:${SCALE.days} export:true), VmRSS every ${SAMPLE_MS} ms from dispatch to the answer against the median of 10 samples in the second before: ${s.exported.map((e) => `${e.rows.toLocaleString('en-US')} rows, ${mb(e.bytes)}, ${ms(e.ms)}, idle ${mb(e.idle)} → peak ${mb(e.peak)} (+${mb(e.peak - e.idle)})`).join('; ')}`,
       `Autocomplete (admin: every domain command's sources), dispatch → choices: domain ${fmtSummary(s.suggested.domain)}; server id ${fmtSummary(s.suggested.server)}. Last round: ${s.suggested.perTyped.join('; ')}`,
       `/watch list and Next through every page: ${fmtSummary(s.listed.pages)}; last footer "${s.listed.lastFooter}"`,
