@@ -3,7 +3,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { auditCsv, auditCsvRows } from '../src/audit/auditCsv.js';
-import { AUDIT_OUTCOMES, type AuditOutcome } from '../src/audit/outcomes.js';
+import { AUDIT_OUTCOMES } from '../src/audit/outcomes.js';
 import {
   AUDIT_PAGE_SIZE,
   type AuditFilterView,
@@ -19,7 +19,6 @@ import {
   type ReadAnswer,
   read,
 } from '../src/discord/CommandModule.js';
-import { customId } from '../src/discord/customId.js';
 import { validated } from '../src/discord/options.js';
 import { message } from '../src/i18n/Translator.js';
 import { type AuditData, auditEntryData } from '../src/replies/answerData.js';
@@ -28,34 +27,17 @@ import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
 import { type AuditFilter, type Store, TARGET_SUBSTRING_MIN } from '../src/store/index.js';
 import { cutText } from '../src/text/cutText.js';
 import { InvalidValueError } from '../src/validation/InvalidValueError.js';
-
-/**
- * Every command path HostOps has, as `/audit command` offers them. Kept by hand (deriving it from
- * commands/index.ts would import this module into itself); commands/index.ts holds it to the
- * definitions, so a command added or renamed without it fails the typecheck.
- */
-export const AUDITED_COMMANDS = [
-  'server logs',
-  'server rdns',
-  'domain info',
-  'domain expiry',
-  'domain register',
-  'domain dns',
-  'domain records',
-  'musicbot create',
-  'panel bind',
-  'help',
-  'audit',
-  'watch add',
-  'watch remove',
-  'watch list',
-  'watch check',
-] as const;
-export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];
+import { AUDITED_COMMANDS } from './audit/auditedCommands.js';
+import {
+  type AuditQuery,
+  decodePageArgs,
+  encodePageId,
+  MAX_TARGET_LENGTH,
+  type PagePosition,
+} from './audit/pageId.js';
 
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 3650;
-export const MAX_TARGET_LENGTH = 40;
 /** Most rows one export holds; the answer says when there were more. */
 export const EXPORT_CAP = 10_000;
 /**
@@ -67,7 +49,6 @@ export const COUNT_CAP = EXPORT_CAP;
 const EXPORT_CHUNK = 1_000;
 export const EXPORT_FILE = 'hostops-audit.csv';
 const DAY_SECONDS = 86_400;
-const CUSTOM_ID_LIMIT = 100;
 const SNOWFLAKE = /^\d{17,20}$/;
 
 export const definition = {
@@ -113,31 +94,11 @@ export const definition = {
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-/** One /audit search. `since` is fixed when the command runs, so paging shows a stable window. */
-export interface AuditQuery {
-  /** Entries at or after this instant, in whole epoch seconds. */
-  since: number;
-  userId?: string;
-  command?: AuditedCommand;
-  outcome?: AuditOutcome;
-  /** Case-insensitive part of the target. */
-  target?: string;
-}
-
 interface AuditRequest {
   query: AuditQuery;
   days: number;
   export: boolean;
 }
-
-/** Where a page is: `offset` matches from the newest or from the oldest end of the search. */
-export interface PagePosition {
-  from: 'newest' | 'oldest';
-  offset: number;
-}
-
-/** What a paging button holds: a position, or the jump to either end (**Newest**, **Oldest**). */
-export type PageTarget = PagePosition | 'newest' | 'oldest';
 
 function storeFilter(query: AuditQuery): AuditFilter {
   const filter: AuditFilter = { since: new Date(query.since * 1000) };
@@ -160,71 +121,6 @@ function storeFilter(query: AuditQuery): AuditFilter {
 function filterView(query: AuditQuery): AuditFilterView {
   const { since, ...rest } = query;
   return { since: new Date(since * 1000), ...rest };
-}
-
-/** The position's part of a page id: `<offset>` from the newest end, `o<offset>` from the oldest, `N`, `O`. */
-function encodePosition(target: PageTarget | number): string {
-  if (target === 'newest') return 'N';
-  if (target === 'oldest') return 'O';
-  const { from, offset } = typeof target === 'number' ? { from: 'newest', offset: target } : target;
-  const text = from === 'oldest' ? `o${offset}` : String(offset);
-  // PAGE_ARGS takes 8 characters at most, which keeps the whole id within 100 (see below).
-  if (!Number.isSafeInteger(offset) || offset < 0 || text.length > 8) {
-    throw new Error(`audit page position ${text}`);
-  }
-  return text;
-}
-
-/**
- * The position and the whole query, compactly: `<position>:<since>:<user|->:<command#|->:<outcome#|->:<target>`.
- * The jumps to either end are positions of their own (`N`, `O`), so their ids never equal Newer's or
- * Older's, which may lead to the same page (Discord refuses two equal ids in one message).
- */
-export function encodePageId(query: AuditQuery, target: PageTarget | number): string {
-  const index = (list: readonly string[], value: string | undefined) =>
-    value === undefined ? '-' : String(list.indexOf(value));
-  const id = customId(
-    'audit',
-    [
-      encodePosition(target),
-      String(query.since),
-      query.userId ?? '-',
-      index(AUDITED_COMMANDS, query.command),
-      index(AUDIT_OUTCOMES, query.outcome),
-      query.target ?? '',
-    ].join(':'),
-  );
-  // parse() bounds every part so that this cannot happen; a longer id would make Discord refuse the answer.
-  if (id.length > CUSTOM_ID_LIMIT) throw new Error(`audit page id of ${id.length} characters`);
-  return id;
-}
-
-const PAGE_ARGS = /^(\d{1,8}|o\d{1,7}|N|O):(\d{1,11}):(-|\d{17,20}):(-|\d{1,2}):(-|\d):(.*)$/s;
-
-/** The inverse of encodePageId, from what follows `hostops:audit:`; undefined for anything else. */
-export function decodePageArgs(args: string): ({ query: AuditQuery } & PagePosition) | undefined {
-  const match = PAGE_ARGS.exec(args);
-  if (!match) return undefined;
-  const [, at = '', since = '', userId = '-', command = '-', outcome = '-', target = ''] = match;
-  const query: AuditQuery = { since: Number(since) };
-  if (userId !== '-') query.userId = userId;
-  if (command !== '-') {
-    const path = AUDITED_COMMANDS[Number(command)];
-    if (path === undefined) return undefined;
-    query.command = path;
-  }
-  if (outcome !== '-') {
-    const value = AUDIT_OUTCOMES[Number(outcome)];
-    if (value === undefined) return undefined;
-    query.outcome = value;
-  }
-  if (target !== '') {
-    if (target.length > MAX_TARGET_LENGTH) return undefined;
-    query.target = target;
-  }
-  if (at === 'N' || at === 'O') return { query, from: at === 'N' ? 'newest' : 'oldest', offset: 0 };
-  if (at.startsWith('o')) return { query, from: 'oldest', offset: Number(at.slice(1)) };
-  return { query, from: 'newest', offset: Number(at) };
 }
 
 function oneOf<T extends string>(option: string, raw: string | null, list: readonly T[]): T | undefined {

@@ -1,7 +1,7 @@
 import type { CHANGE_COMMANDS } from '../src/config.js';
 import type { TranslatedPath } from '../src/i18n/commandTexts.js';
-
-import { type AuditedCommand, audit } from './audit.js';
+import type { AuditedCommand } from './audit/auditedCommands.js';
+import { audit } from './audit.js';
 import { domain } from './domain.js';
 import { help } from './help.js';
 import { musicbot } from './musicbot.js';

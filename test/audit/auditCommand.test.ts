@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AUDITED_COMMANDS,
-  type AuditQuery,
-  COUNT_CAP,
-  decodePageArgs,
-  definition,
-  EXPORT_CAP,
-  encodePageId,
-  exportCsv,
-} from '../../commands/audit.js';
+import { AUDITED_COMMANDS } from '../../commands/audit/auditedCommands.js';
+import { type AuditQuery, decodePageArgs, encodePageId } from '../../commands/audit/pageId.js';
+import { COUNT_CAP, definition, EXPORT_CAP, exportCsv } from '../../commands/audit.js';
 import { commands } from '../../commands/index.js';
 import { auditLine } from '../../src/audit/announce.js';
 import { AUDIT_OUTCOMES } from '../../src/audit/outcomes.js';
