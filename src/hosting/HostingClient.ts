@@ -6,7 +6,13 @@ import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
 import { encodeQuery, parseRetryAfter, readCapped } from './httpWire.js';
-import { type Attempt, classifyTransportError, judgeAnswer, type Operation } from './judgeAnswer.js';
+import {
+  type Attempt,
+  classifyTransportError,
+  judgeAnswer,
+  mayHaveApplied,
+  type Operation,
+} from './judgeAnswer.js';
 import {
   type BindPanelLicenseInput,
   CHANGE_REQUESTS,
@@ -220,6 +226,8 @@ export class HostingClient {
     const deadline = performance.now() + this.#timeoutMs;
     // Only reads and the idempotent PUT may be repeated; a repeated POST could act twice.
     const maxAttempts = op.method === 'POST' ? 1 : this.#retry.maxAttempts;
+    // A PUT whose connection broke after it was sent may have been applied, whatever the retries find.
+    let mayHaveArrived = false;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const result = await this.#attempt(op, correlationId, attempt, deadline);
@@ -252,7 +260,8 @@ export class HostingClient {
         },
         'hosting api call failed',
       );
-      if (!willRetry) throw error;
+      mayHaveArrived ||= result.mayHaveArrived === true;
+      if (!willRetry) throw op.method === 'PUT' && mayHaveArrived ? mayHaveApplied(error) : error;
       await sleep(delayMs);
     }
   }
@@ -310,9 +319,10 @@ export class HostingClient {
       // next sequential call reuse it instead of opening a second socket.
       await setImmediatePromise();
     } catch (cause) {
-      const { kind, message, timeoutMs } = classifyTransportError(cause, op.method, this.#timeoutMs);
+      const { kind, message, timeoutMs, notSent } = classifyTransportError(cause, op.method, this.#timeoutMs);
       const retryable = op.method !== 'POST' && kind !== 'bad_response' && kind !== 'outcome_unknown';
-      return { ok: false, outcome: kind, retryable, error: fail(kind, message, { cause, timeoutMs }) };
+      const error = fail(kind, message, { cause, timeoutMs });
+      return { ok: false, outcome: kind, retryable, error, mayHaveArrived: notSent !== true };
     }
 
     const durationMs = performance.now() - started;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { cutText } from '../text/cutText.js';
-import type { HostingApiError, HostingErrorKind } from './HostingApiError.js';
+import { HostingApiError, type HostingErrorKind } from './HostingApiError.js';
 import type { OperationName } from './operations.js';
 
 // What an attempt's answer, or its failure, means for the caller: a value, an error, a retry.
@@ -20,7 +20,30 @@ export interface Operation<T> {
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
 /** One try: its verdict, and what it looked like on the wire (HTTP status, or the error kind). */
-export type Attempt<T> = Verdict<T> & { outcome: number | HostingErrorKind };
+export type Attempt<T> = Verdict<T> & {
+  outcome: number | HostingErrorKind;
+  /** A transport failure after the request may have left (not a refused or unresolvable connection). */
+  mayHaveArrived?: boolean;
+};
+
+/**
+ * The last failure of a PUT that lost its connection on some attempt after sending: a broken connection
+ * at the end (even one that could not connect) cannot say the earlier attempt was not applied.
+ */
+export function mayHaveApplied(error: HostingApiError): HostingApiError {
+  if (error.kind !== 'network') return error;
+  return new HostingApiError(
+    'connection lost before the provider answered; the change may or may not have been applied',
+    {
+      kind: 'outcome_unknown',
+      operation: error.operation,
+      request: error.request,
+      correlationId: error.correlationId,
+      attempts: error.attempts,
+      cause: error.cause,
+    },
+  );
+}
 
 /** Builds the attempt's HostingApiError (operation, request and correlation id filled in). */
 export type Fail = (
@@ -140,7 +163,7 @@ export function classifyTransportError(
   cause: unknown,
   method: Method,
   timeoutMs: number,
-): { kind: HostingErrorKind; message: string; timeoutMs?: number } {
+): { kind: HostingErrorKind; message: string; timeoutMs?: number; notSent?: true } {
   const code = (cause as { code?: unknown })?.code;
   const name = (cause as { name?: unknown })?.name;
   if (code === 'BODY_TOO_LARGE') {
@@ -152,7 +175,7 @@ export function classifyTransportError(
         };
   }
   if (typeof code === 'string' && NOT_SENT_CODES.has(code)) {
-    return { kind: 'network', message: `cannot reach the provider (${code})` };
+    return { kind: 'network', message: `cannot reach the provider (${code})`, notSent: true };
   }
   const timedOut =
     name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';

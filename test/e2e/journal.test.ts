@@ -595,6 +595,30 @@ describe('a prompt outlives a restart', () => {
   });
 });
 
+describe('/server rdns whose connection breaks after sending', () => {
+  it('is unknown with Send again, never "failed": every attempt may have been applied', async () => {
+    const t = await startTestBot();
+    try {
+      for (let n = 0; n < 3; n++) t.api.enqueue('setReverseDns', { destroy: true });
+      const prompt = await openPrompt(t, rdns('reset.example.com'));
+      const click = press(t, prompt, 'confirm');
+      const unknown = rec((await t.nth(click, 1)).body);
+      expect(textOf(unknown)).toContain('**Outcome unknown**');
+      expect(textOf(unknown)).toContain('This change is safe to send again.');
+      expect(textOf(unknown)).not.toMatch(/failed/i);
+      buttonId(unknown, 'Send again');
+      await idle(t);
+      const id = recordIdOf(prompt.confirmId);
+      expect((await recordOf(t.bot.store, id)).state).toBe('unknown');
+      const { rows } = await t.bot.store.audit.query({}, { limit: 100, offset: 0 });
+      expect(rows.filter((row) => row.changeId === id).map((row) => row.outcome)).toEqual(['unknown']);
+      expect(t.api.requestsFor('setReverseDns')).toHaveLength(3);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe('/server rdns whose PUT times out', () => {
   it('is reported as unknown with Send again, which sends the PUT once more and ends done', async () => {
     const timed = await startTestBot({ HOSTING_API_TIMEOUT_MS: '300' });

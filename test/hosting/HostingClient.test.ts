@@ -442,6 +442,20 @@ describe('error kinds', () => {
     expect(error.attempts).toBe(3);
   });
 
+  it('a PUT that never connects was never sent: network, not outcome unknown', async () => {
+    const port = await freePort();
+    const error = await failure(
+      client({ baseUrl: `http://127.0.0.1:${port}` }).setReverseDns({
+        serverId: 1,
+        ip: '192.0.2.1',
+        hostname: 'h.example.com',
+        validate: true,
+      }),
+    );
+    expect(error.kind).toBe('network');
+    expect(error.attempts).toBe(3);
+  });
+
   it('a POST that cannot even connect was not sent: network, not outcome unknown', async () => {
     const port = await freePort();
     const error = await failure(
@@ -538,6 +552,19 @@ describe('retry policy', () => {
     api.enqueue('setReverseDns', { destroy: true });
     await client().setReverseDns({ serverId: 1, ip: '192.0.2.1', hostname: 'h.example.com', validate: true });
     expect(api.requestsFor('setReverseDns')).toHaveLength(2);
+  });
+
+  it('a PUT whose connection breaks on every attempt may have been applied: outcome unknown, not network', async () => {
+    for (let n = 0; n < 3; n++) api.enqueue('setReverseDns', { destroy: true });
+    const error = await failure(
+      client().setReverseDns({ serverId: 1, ip: '192.0.2.1', hostname: 'h.example.com', validate: true }),
+    );
+    expect(error.kind).toBe('outcome_unknown');
+    expect(error.message).toBe(
+      'connection lost before the provider answered; the change may or may not have been applied',
+    );
+    expect(error.attempts).toBe(3);
+    expect(api.requestsFor('setReverseDns')).toHaveLength(3);
   });
 
   it('gives up after maxAttempts on repeated 502', async () => {
