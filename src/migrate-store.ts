@@ -97,7 +97,7 @@ try {
   const copied = await copyStore({ from: config.from, to: config.to });
   logger.info(
     { from, to, ...copied, durationMs: Math.round(performance.now() - started) },
-    `store copied: ${copied.changes} changes, ${copied.audit} audit entries and ${copied.watched} watched domains`,
+    `store copied: ${copied.changes} changes, ${copied.audit} audit entries, ${copied.watched} watched domains and ${copied.dnsSets} DNS record sets`,
   );
 } catch (error) {
   if (error instanceof CopyStoreError) logger.fatal({ from, to }, `cannot copy the store: ${error.message}`);

@@ -257,6 +257,8 @@ export interface Store {
     get(changeId: string): Promise<DnsSet | undefined>;
     /** The newest set sent for `domain`, or the newest one sent before `before` (a set of that domain). */
     latest(domain: string, before?: DnsSet): Promise<DnsSet | undefined>;
+    /** Every set, oldest first (migrate-store). */
+    all(): Promise<DnsSet[]>;
   };
   readonly watch: {
     /**
@@ -363,6 +365,8 @@ export interface ImportRows {
   audit: AsyncIterable<readonly NewAuditEntry[]> | Iterable<readonly NewAuditEntry[]>;
   /** The watch list and the alerts already sent, so none is sent again after the move. */
   watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
+  /** The DNS sets sent, so the next prompt still shows what it replaces and Revert still finds them. */
+  dnsSets?: readonly DnsSet[];
 }
 
 export interface WatchAlertRecord {
@@ -372,6 +376,6 @@ export interface WatchAlertRecord {
 }
 
 export type ImportResult =
-  | { imported: true; changes: number; audit: number; watched: number; alerts: number }
+  | { imported: true; changes: number; audit: number; watched: number; alerts: number; dnsSets: number }
   /** The store was not empty; nothing was written. */
   | { imported: false; existing: { changes: number; audit: number } };

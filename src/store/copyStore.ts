@@ -27,6 +27,8 @@ export interface CopySummary {
   /** Watched domains, and watch alerts already sent. */
   watched: number;
   alerts: number;
+  /** DNS record sets sent (what /domain dns compares with and Revert goes back to). */
+  dnsSets: number;
 }
 
 // A Record, so a new ChangeState fails to compile here instead of being left behind by the copy.
@@ -44,9 +46,11 @@ const STATES: Record<ChangeState, true> = {
 const ALL_STATES = Object.keys(STATES) as ChangeState[];
 
 /**
- * `npm run migrate-store`: copies the change records, the audit trail and the domain watch (its list and the alerts already sent) of one store into an empty
- * other one (SQLite into PostgreSQL), in one transaction on the target, through the Store API. Claims,
- * job runs and replica heartbeats are transient and not copied. Refuses, copying nothing, while a HostOps
+ * `npm run migrate-store`: copies the change records, the audit trail, the domain watch (its list and the
+ * alerts already sent) and the DNS record sets sent of one store into an empty other one (SQLite into
+ * PostgreSQL), in one transaction on the target, through the Store API. Claims, job runs, replica
+ * heartbeats, open forms and the published settings are transient (a running bot publishes its settings
+ * again) and not copied. Refuses, copying nothing, while a HostOps
  * process is live on either store, and when the target already holds a change or an audit entry.
  *
  * Audit entries get new ids on the target; they are written oldest first in the order `/audit` lists
@@ -68,6 +72,7 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopySummary>
         changes: changeBatches(source, batchSize),
         audit: auditBatches(source, batchSize),
         watch: { domains: await source.watch.all(), alerts: await source.watch.alerts() },
+        dnsSets: await source.dnsSets.all(),
       });
       if (!result.imported) {
         const { changes, audit } = result.existing;
@@ -76,7 +81,8 @@ export async function copyStore(options: CopyStoreOptions): Promise<CopySummary>
             'copy into a new, empty database. Nothing was copied.',
         );
       }
-      return { changes: result.changes, audit: result.audit, watched: result.watched, alerts: result.alerts };
+      const { changes, audit, watched, alerts, dnsSets } = result;
+      return { changes, audit, watched, alerts, dnsSets };
     } finally {
       await target.close();
     }

@@ -50,6 +50,16 @@ export function dnsSetQueries(db: Kysely<Database>): Store['dnsSets'] {
         .executeTakeFirst();
       return row && toDnsSet(row);
     },
+
+    async all() {
+      const rows = await db
+        .selectFrom('dns_sets')
+        .selectAll()
+        .orderBy('sent_at')
+        .orderBy('change_id')
+        .execute();
+      return rows.map(toDnsSet);
+    },
   };
 }
 

@@ -63,12 +63,30 @@ export async function importRows(
         .values(chunk.map((a) => ({ domain: a.domain, alert_key: a.key, sent_at: a.sentAt.getTime() })))
         .execute();
     }
+    for (const chunk of chunksOf(rows.dnsSets ?? [])) {
+      await trx
+        .insertInto('dns_sets')
+        .values(
+          chunk.map((set) => ({
+            change_id: set.changeId,
+            domain: set.domain,
+            records: set.records,
+            outcome: set.outcome,
+            sent_by_id: set.sentById,
+            sent_by_name: set.sentByName,
+            sent_at: set.sentAt.getTime(),
+            correlation_id: set.correlationId,
+          })),
+        )
+        .execute();
+    }
     return {
       imported: true,
       changes,
       audit,
       watched: rows.watch?.domains.length ?? 0,
       alerts: rows.watch?.alerts.length ?? 0,
+      dnsSets: rows.dnsSets?.length ?? 0,
     };
   });
 }

@@ -100,9 +100,10 @@ describe('npm run migrate-store', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,
-      msg: 'store copied: 2 changes, 3 audit entries and 0 watched domains',
+      msg: 'store copied: 2 changes, 3 audit entries, 0 watched domains and 0 DNS record sets',
       changes: 2,
       audit: 3,
+      dnsSets: 0,
       from: 'sqlite:data/hostops.db',
       to: to.replace(`:${password}@`, ':***@'),
     });

@@ -201,6 +201,20 @@ describe('copyStore: SQLite into PostgreSQL', () => {
       at(1000),
     );
     await seeding.watch.claimAlert(seen.domain, 'expiry:2031-01-01:30', at(1000));
+    // Two sets sent for one domain: after the move the next prompt compares with the second, and Revert
+    // of the second goes back to the first.
+    for (const [n, changeId] of ['dns-1', 'dns-2'].entries()) {
+      await seeding.dnsSets.record({
+        changeId,
+        domain: 'xn--bcher-kva.example',
+        records: JSON.stringify([{ name: '@', ttl: 3600, type: 'A', content: `192.0.2.${n + 1}` }]),
+        outcome: n === 0 ? 'done' : 'unknown',
+        sentById: '100000000000000001',
+        sentByName: 'ops',
+        sentAt: at(2000 + n),
+        correlationId: `cid-dns-${n}`,
+      });
+    }
     await seeding.close();
   });
 
@@ -212,6 +226,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
       audit: 7,
       watched: 2,
       alerts: 1,
+      dnsSets: 2,
     });
 
     const source = await open(from);
@@ -227,6 +242,10 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     );
     expect(await target.watch.all()).toEqual(await source.watch.all());
     expect(await target.watch.alerts()).toEqual(await source.watch.alerts());
+    expect(await target.dnsSets.all()).toEqual(await source.dnsSets.all());
+    const last = await target.dnsSets.latest('xn--bcher-kva.example');
+    expect(last?.changeId).toBe('dns-2');
+    expect(last && (await target.dnsSets.latest(last.domain, last))?.changeId).toBe('dns-1');
     expect(await target.watch.claimAlert('new.example', 'expiry:2031-01-01:30', at(5000))).toBe(false);
     const bound = (await target.changes.listByState(['done']))[0];
     expect(bound?.parameters).toEqual({ license: '…WXYZ', ip: '198.51.100.4' });
@@ -294,6 +313,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
       audit: 0,
       watched: 0,
       alerts: 0,
+      dnsSets: 0,
     });
   });
 
@@ -355,6 +375,7 @@ describe.each([
         audit: 1,
         watched: 0,
         alerts: 0,
+        dnsSets: 0,
       });
     } finally {
       await store.close();
