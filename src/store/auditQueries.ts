@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { escapeLike } from './recentTargetsQuery.js';
 import type { AuditFilter, Page } from './Store.js';
 import type { Database, Engine } from './schema.js';
+import { indexedUpTo } from './targetIndexer.js';
 
 /**
  * Rows per batch of the retention purge. On SQLite a statement holds the event loop (the driver is
@@ -156,8 +157,9 @@ function auditWhere(
     const part = filter.target.toLowerCase();
     const trigrams = targetTrigrams(part);
     if (engine === 'sqlite' && targetIndex && trigrams !== undefined) {
+      // Entries written in the last seconds are not in the index yet (targetIndexer): the LIKE reads them.
       query = query.where(
-        sql<boolean>`id in (select rowid from audit_target_search where audit_target_search match ${trigrams})`,
+        sql<boolean>`(id in (select rowid from audit_target_search where audit_target_search match ${trigrams}) or id > ${indexedUpTo})`,
       );
     }
     // lower() on both sides rather than ILIKE: one spelling for both engines, and the expression

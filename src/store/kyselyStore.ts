@@ -16,10 +16,21 @@ import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { targetIndexer } from './targetIndexer.js';
 import { watchQueries } from './watchQueries.js';
 
-/** The queries behind `Store`, written once for both engines. */
-export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
+/**
+ * The queries behind `Store`, written once for both engines. `onError` hears of failures in the background
+ * (SQLite's batches of the trigram index, which the next batch retries).
+ */
+export function createKyselyStore(
+  db: Kysely<Database>,
+  engine: Engine,
+  onError: (error: unknown) => void = () => {},
+): Store {
+  const targets = engine === 'sqlite' ? targetIndexer(db, onError) : undefined;
+  // Whatever a process that stopped left unindexed.
+  targets?.schedule();
   // On the path of every acknowledgement, and on PostgreSQL a network round trip away.
   const claimBatched = batchClaims(async (claims) => {
     const { rows } = await claimStatement(claims).execute(db);
@@ -147,6 +158,7 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
           .values(auditRow(entry))
           .returning('id')
           .executeTakeFirstOrThrow();
+        if (entry.target !== null) targets?.schedule();
         return row.id;
       },
 
@@ -253,9 +265,14 @@ export function createKyselyStore(db: Kysely<Database>, engine: Engine): Store {
       },
     },
 
-    importRows: (rows) => importRows(db, rows),
+    async importRows(rows) {
+      const result = await importRows(db, rows);
+      if (result.imported) await targets?.flush();
+      return result;
+    },
 
     async close() {
+      await targets?.flush().catch(onError);
       await db.destroy();
     },
   };

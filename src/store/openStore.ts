@@ -60,7 +60,9 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     { engine: target.engine, database: target.shown, migrations: applied },
     'store opened',
   );
-  return createKyselyStore(db, target.engine);
+  return createKyselyStore(db, target.engine, (error) =>
+    options.logger?.warn({ err: error }, 'could not index audit targets; the next batch tries again'),
+  );
 }
 
 function parseDatabaseUrl(url: string): Target {

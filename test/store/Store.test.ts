@@ -114,6 +114,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0010_audit_index_ids',
           '0011_audit_target_search',
           '0012_audit_target_exact',
+          '0013_audit_target_batched',
         ],
       ],
       ['store opened', engine, []],
