@@ -42,8 +42,8 @@ export const MAX_DAYS = 3650;
 export const EXPORT_CAP = 10_000;
 /**
  * /audit counts matches up to this many and says "more than" past it: counting the half million
- * matches of a text in half a year's million entries took 0.2 s, and an export holds no more than this. A deep page, the oldest included,
- * is read from its own end, so no page needs the exact count.
+ * matches of a text in half a year's million entries took 0.2 s, and an export holds no more than
+ * this. A deep page, the oldest included, is read from its own end, so no page needs the exact count.
  */
 export const COUNT_CAP = EXPORT_CAP;
 const EXPORT_CHUNK = 1_000;

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { dnsSetRow } from './rowMapping.js';
 import type { DnsSet, Store } from './Store.js';
 import type { Database, DnsSetsTable } from './schema.js';
 
@@ -6,19 +7,9 @@ import type { Database, DnsSetsTable } from './schema.js';
 export function dnsSetQueries(db: Kysely<Database>): Store['dnsSets'] {
   return {
     async record(set) {
-      const row = {
-        change_id: set.changeId,
-        domain: set.domain,
-        records: set.records,
-        outcome: set.outcome,
-        sent_by_id: set.sentById,
-        sent_by_name: set.sentByName,
-        sent_at: set.sentAt.getTime(),
-        correlation_id: set.correlationId,
-      };
       await db
         .insertInto('dns_sets')
-        .values(row)
+        .values(dnsSetRow(set))
         .onConflict((oc) => oc.column('change_id').doUpdateSet({ outcome: set.outcome }))
         .execute();
     },

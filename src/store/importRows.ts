@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { chunksOf } from './chunksOf.js';
-import { auditRow, changeRow } from './rowMapping.js';
+import { auditRow, changeRow, dnsSetRow } from './rowMapping.js';
 import type { Store } from './Store.js';
 import type { Database } from './schema.js';
 
@@ -64,21 +64,7 @@ export async function importRows(
         .execute();
     }
     for (const chunk of chunksOf(rows.dnsSets ?? [])) {
-      await trx
-        .insertInto('dns_sets')
-        .values(
-          chunk.map((set) => ({
-            change_id: set.changeId,
-            domain: set.domain,
-            records: set.records,
-            outcome: set.outcome,
-            sent_by_id: set.sentById,
-            sent_by_name: set.sentByName,
-            sent_at: set.sentAt.getTime(),
-            correlation_id: set.correlationId,
-          })),
-        )
-        .execute();
+      await trx.insertInto('dns_sets').values(chunk.map(dnsSetRow)).execute();
     }
     return {
       imported: true,

@@ -162,7 +162,12 @@ export class ChangeFlow {
     const { record, spec, invocation } = click;
     try {
       await this.#refuseWithoutApprover(record.command);
-      await this.prompt(interaction, invocation, spec, spec.again(record.parameters, this.#made(invocation)));
+      await this.prompt(
+        interaction,
+        invocation,
+        spec,
+        spec.again(record.parameters, this.#prepareContext(invocation)),
+      );
     } catch (error) {
       await this.#state.deps.answers.fail(interaction, invocation, error);
     }
@@ -180,7 +185,7 @@ export class ChangeFlow {
     const { answers, now } = this.#state.deps;
     try {
       await this.#refuseWithoutApprover(record.command);
-      const made = await revert(record, { now, ...this.#made(invocation) });
+      const made = await revert(record, { now, ...this.#prepareContext(invocation) });
       if (made === undefined) {
         const nothing = t('changes.revert.nothing', { target: literal(record.target ?? '') });
         await answers.acknowledge(invocation, interaction.reply(ephemeral({ content: nothing })));
@@ -194,7 +199,7 @@ export class ChangeFlow {
   }
 
   /** What a command making a change for `invocation` may use. */
-  #made(invocation: Invocation): PrepareContext {
+  #prepareContext(invocation: Invocation): PrepareContext {
     const { config, store } = this.#state.deps;
     return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
   }
