@@ -17,16 +17,21 @@ import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { targetIndexer } from './targetIndexer.js';
+import { noCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
 import { watchQueries } from './watchQueries.js';
 
-/**
- * The queries behind `Store`, written once for both engines. `onError` hears of failures in the background
- * (SQLite's batches of the trigram index, which the next batch retries).
- */
+export interface KyselyStoreOptions {
+  /** Hears of failures in the background (SQLite's batches of the trigram index, which the next retries). */
+  onError?: (error: unknown) => void;
+  /** SQLite with a file: who checkpoints the write-ahead log while the purge or an import writes. */
+  checkpointer?: WalCheckpointer;
+}
+
+/** The queries behind `Store`, written once for both engines. */
 export function createKyselyStore(
   db: Kysely<Database>,
   engine: Engine,
-  onError: (error: unknown) => void = () => {},
+  { onError = () => {}, checkpointer = noCheckpointer }: KyselyStoreOptions = {},
 ): Store {
   const targets = engine === 'sqlite' ? targetIndexer(db, onError) : undefined;
   // Whatever a process that stopped left unindexed.
@@ -219,15 +224,26 @@ export function createKyselyStore(
       async purgeOlderThan(cutoff) {
         // In small batches with a rest in proportion after each (see PURGE_BATCH, PURGE_REST): one
         // DELETE of a day's expired entries held SQLite's synchronous driver, and so every command, for
-        // seconds.
-        let purged = 0;
-        for (;;) {
+        // seconds. Past the first batch, the write-ahead log it fills is checkpointed off the event loop
+        // (a day with nothing to purge starts no worker).
+        const batch = async () => {
           const started = performance.now();
           const deleted = Number((await auditPurgeBatch(db, cutoff).executeTakeFirst()).numDeletedRows);
-          purged += deleted;
-          if (deleted < PURGE_BATCH) return purged;
-          await sleep(purgeRestMs(performance.now() - started));
-        }
+          return { deleted, rest: purgeRestMs(performance.now() - started) };
+        };
+        const first = await batch();
+        if (first.deleted < PURGE_BATCH) return first.deleted;
+        return checkpointer.during(async () => {
+          let purged = first.deleted;
+          let rest = first.rest;
+          for (;;) {
+            await sleep(rest);
+            const next = await batch();
+            purged += next.deleted;
+            if (next.deleted < PURGE_BATCH) return purged;
+            rest = next.rest;
+          }
+        });
       },
       async recentTargets(sources, part, limit) {
         const query = recentTargetsQuery(db, sources, part, limit);
@@ -265,14 +281,17 @@ export function createKyselyStore(
       },
     },
 
-    async importRows(rows) {
-      const result = await importRows(db, rows);
-      if (result.imported) await targets?.flush();
-      return result;
+    importRows(rows) {
+      return checkpointer.during(async () => {
+        const result = await importRows(db, rows);
+        if (result.imported) await targets?.flush();
+        return result;
+      });
     },
 
     async close() {
       await targets?.flush().catch(onError);
+      await checkpointer.close();
       await db.destroy();
     },
   };

@@ -7,6 +7,7 @@ import { migrations } from './migrations/index.js';
 import type { Store } from './Store.js';
 import { redactDatabaseUrl, StoreOpenError, scrub, secretsOf } from './StoreOpenError.js';
 import type { Database, Engine } from './schema.js';
+import { noCheckpointer, walCheckpointer } from './walCheckpointer.js';
 
 export interface OpenStoreOptions {
   logger?: Logger;
@@ -35,13 +36,23 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     );
 
   let db: Kysely<Database> | undefined;
+  let checkpointer = noCheckpointer;
   try {
-    db = new Kysely<Database>({
-      dialect:
-        target.engine === 'sqlite'
-          ? await sqliteDialect(target.path)
-          : await postgresDialect(target.url, options),
-    });
+    let dialect: Dialect;
+    if (target.engine === 'sqlite') {
+      const database = await openSqliteFile(target.path);
+      dialect = new SqliteDialect({ database });
+      if (target.path !== ':memory:')
+        checkpointer = walCheckpointer(database, target.path, (error) =>
+          options.logger?.warn(
+            { err: error },
+            'SQLite checkpoint worker failed; the connection checkpoints again',
+          ),
+        );
+    } else {
+      dialect = await postgresDialect(target.url, options);
+    }
+    db = new Kysely<Database>({ dialect });
     // A pool connects lazily; fail here, not on the first command.
     await sql`select 1`.execute(db);
   } catch (error) {
@@ -60,9 +71,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     { engine: target.engine, database: target.shown, migrations: applied },
     'store opened',
   );
-  return createKyselyStore(db, target.engine, (error) =>
-    options.logger?.warn({ err: error }, 'could not index audit targets; the next batch tries again'),
-  );
+  return createKyselyStore(db, target.engine, {
+    checkpointer,
+    onError: (error) =>
+      options.logger?.warn({ err: error }, 'could not index audit targets; the next batch tries again'),
+  });
 }
 
 function parseDatabaseUrl(url: string): Target {
@@ -83,7 +96,7 @@ function parseDatabaseUrl(url: string): Target {
   );
 }
 
-async function sqliteDialect(path: string): Promise<Dialect> {
+async function openSqliteFile(path: string) {
   if (path !== ':memory:') {
     const directory = dirname(path);
     await mkdir(directory, { recursive: true }).catch((error: unknown) => {
@@ -92,7 +105,7 @@ async function sqliteDialect(path: string): Promise<Dialect> {
       throw new Error(`cannot create the directory ${directory}: ${reason}`, { cause: error });
     });
   }
-  return new SqliteDialect({ database: await openSqliteDatabase(path) });
+  return openSqliteDatabase(path);
 }
 
 /**

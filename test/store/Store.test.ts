@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PURGE_BATCH } from '../../src/store/auditQueries.js';
 import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { createDatabase } from '../support/startPostgres.js';
@@ -507,6 +508,15 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await own.purgeOlderThan(at(1000))).toBe(1);
       expect(await own.purgeOlderThan(at(1000))).toBe(0);
       expect((await own.query({}, { limit: 10, offset: 0 })).total).toBe(2);
+    });
+
+    it('purges past one batch (on SQLite with the checkpoint worker) and keeps what is newer', async () => {
+      const own = (await fresh('audit-purge-batches')).audit;
+      const expired = PURGE_BATCH * 2 + 7;
+      for (let i = 0; i < expired; i += 1) await own.insert(auditEntry({ at: at(i) }));
+      await own.insert(auditEntry({ at: at(expired + 1000) }));
+      expect(await own.purgeOlderThan(at(expired))).toBe(expired);
+      expect((await own.query({}, { limit: 10, offset: 0 })).total).toBe(1);
     });
   });
 
