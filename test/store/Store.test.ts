@@ -123,6 +123,27 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
     ]);
   });
 
+  it('a database one migration behind is upgraded: the up-to-date check lets the Migrator run', async () => {
+    const url = await freshUrl('behind');
+    await (await openStore(url)).close();
+    // As if 0013 had not run yet (it only drops a trigger if it exists, so running it again is safe).
+    const { Kysely, PostgresDialect, SqliteDialect, sql } = await import('kysely');
+    const raw = new Kysely<unknown>({
+      dialect:
+        engine === 'sqlite'
+          ? new SqliteDialect({
+              database: new (await import('better-sqlite3')).default(url.slice('sqlite:'.length)),
+            })
+          : new PostgresDialect({ pool: new (await import('pg')).default.Pool({ connectionString: url }) }),
+    });
+    await sql`delete from kysely_migration where name = '0013_audit_target_batched'`.execute(raw);
+    await raw.destroy();
+    const logs = captureLogs();
+    await (await openStore(url, { logger: logs.logger })).close();
+    await (await openStore(url, { logger: logs.logger })).close();
+    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0013_audit_target_batched'], []]);
+  });
+
   describe('changes', () => {
     it('orphanSending: a sending change of a replica that is gone becomes unknown, once', async () => {
       const mine = change();
