@@ -6,8 +6,9 @@
 // start, and acknowledgements while the daily purge deletes 100,000 expired entries.
 //
 // Per engine: load (at the schema of the release before, then openStore upgrades it), the first start
-// (it purges; commands at random meanwhile, then the same on HostOps without the purge and on bare), cold
-// starts, idle RSS, then one launch for /audit, the export, autocomplete, /watch list and /watch check.
+// (bare under commands at random, then HostOps purging under the same, bare again, HostOps without the
+// purge), cold starts, idle RSS, then one launch for /audit, the export, autocomplete, /watch list and
+// /watch check.
 // The metric's details list every figure and the plans of /audit's queries (bench/explainAudit.ts).
 //
 // `npm run bench -- history` runs this alone (15–20 minutes). BENCH_HISTORY_ENGINES=sqlite (or postgres)
@@ -105,7 +106,9 @@ const WATCH_CONCURRENCY = 4;
 const PURGE_RATE = 20;
 const PURGE_API_MS = 50;
 /** How long commands are sent while the purge runs (it may go on for minutes: it paces itself). */
-const PURGE_WINDOW_MS = 30_000;
+const PURGE_WINDOW_MS = 45_000;
+/** Each of bare's two windows, before and after HostOps', pooled into one reference. */
+const BARE_WINDOW_MS = 30_000;
 const SAMPLE_MS = 10;
 
 /** Each /audit filter alone over the whole retention, plus the default window. */
@@ -633,17 +636,21 @@ async function steady(stage: Stage, ms: number, until: () => boolean = () => fal
   return dispatched;
 }
 
-/** A fresh bot, warmed up, under `steady` load for PURGE_WINDOW_MS: its acknowledgement times. */
-async function steadyAcks(kind: 'hostops' | 'bare', env: Record<string, string> = {}): Promise<Summary> {
+/** A fresh bot, warmed up, under `steady` load for `ms`: its acknowledgement times. */
+async function steadyAcks(
+  kind: 'hostops' | 'bare',
+  ms: number,
+  env: Record<string, string> = {},
+): Promise<number[]> {
   const stage = await startStage();
   const tracker = new Tracker(stage.discord);
   const bot = spawnBot(kind, stage, { env });
   try {
     await waitReady(stage, bot, tracker);
     await warmUp(stage, tracker, 20);
-    const dispatched = await steady(stage, PURGE_WINDOW_MS);
+    const dispatched = await steady(stage, ms);
     await sleep(1_000);
-    return summarize(ackTimes(tracker, dispatched).times);
+    return ackTimes(tracker, dispatched).times;
   } finally {
     await bot.stop();
     await stage.stop();
@@ -657,6 +664,10 @@ async function steadyAcks(kind: 'hostops' | 'bare', env: Record<string, string> 
  * the bot is stopped then (the day's purge stays claimed, so later launches do not purge).
  */
 async function purge(prepared: Prepared, env: Record<string, string>): Promise<PurgeResult> {
+  // Bare's p99 at this rate drifts between 2.5 and 4.3 ms from one minute to the next on this machine
+  // (bench/analysis.md), more than the margin the target allows: its windows bracket HostOps' and are
+  // pooled, so the reference is the machine's state around the measurement, not a moment after it.
+  const bareBefore = await steadyAcks('bare', BARE_WINDOW_MS);
   const stage = await startStage();
   const tracker = new Tracker(stage.discord);
   const bot = spawnBot('hostops', stage, { env });
@@ -698,13 +709,13 @@ async function purge(prepared: Prepared, env: Record<string, string>): Promise<P
     await bot.stop();
     await stage.stop();
   }
-  // The same load on bare, and on HostOps with the history but no purge (the day's purge is claimed).
-  const bare = await steadyAcks('bare');
-  const noPurge = await steadyAcks('hostops', env);
+  // The same load on bare again, and on HostOps with the history but no purge (the day's purge is claimed).
+  const bareAfter = await steadyAcks('bare', BARE_WINDOW_MS);
+  const noPurge = await steadyAcks('hostops', PURGE_WINDOW_MS, env);
   return {
     during: summarize(during),
-    bare,
-    noPurge,
+    bare: summarize([...bareBefore, ...bareAfter]),
+    noPurge: summarize(noPurge),
     missing,
     expiredAtReady,
     expiredAtEnd,
@@ -801,7 +812,7 @@ function auditDetails(audit: AuditResult[], literal: LiteralResult[]): string[] 
 }
 
 function purgeDetail(purged: PurgeResult): string {
-  return `Purge at the first start (Housekeeping): ${purged.expiredAtReady.toLocaleString('en-US')} expired entries left at ready, ${purged.expiredAtEnd.toLocaleString('en-US')} ${ms(purged.windowMs)} later${purged.doneAfterReadyMs === undefined ? ` when the window closed (${(((purged.expiredAtReady - purged.expiredAtEnd) / purged.windowMs) * 1000).toFixed(0)} entries/s)` : ` (done ${ms(purged.doneAfterReadyMs)} after ready)`}. /domain info at ${PURGE_RATE}/s (API ${PURGE_API_MS} ms) meanwhile, ack: ${fmtSummary(purged.during)}; unacknowledged ${purged.missing}. The same load on a fresh HostOps on the same store, no purge running: ${fmtSummary(purged.noPurge)}; on bare: ${fmtSummary(purged.bare)}`;
+  return `Purge at the first start (Housekeeping): ${purged.expiredAtReady.toLocaleString('en-US')} expired entries left at ready, ${purged.expiredAtEnd.toLocaleString('en-US')} ${ms(purged.windowMs)} later${purged.doneAfterReadyMs === undefined ? ` when the window closed (${(((purged.expiredAtReady - purged.expiredAtEnd) / purged.windowMs) * 1000).toFixed(0)} entries/s)` : ` (done ${ms(purged.doneAfterReadyMs)} after ready)`}. /domain info at ${PURGE_RATE}/s (API ${PURGE_API_MS} ms) meanwhile, ack: ${fmtSummary(purged.during)}; unacknowledged ${purged.missing}. The same load on a fresh HostOps on the same store, no purge running: ${fmtSummary(purged.noPurge)}; on bare (a window of ${ms(BARE_WINDOW_MS)} before HostOps' and one after, pooled): ${fmtSummary(purged.bare)}`;
 }
 
 /** One launch on the loaded store for the /audit searches alone (BENCH_HISTORY_ONLY=audit). */
