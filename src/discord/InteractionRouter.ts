@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type {
   AutocompleteInteraction,
   ButtonInteraction,
@@ -300,12 +299,8 @@ export class InteractionRouter {
           invocation.target = subcommand.target?.(input) ?? null;
           // The deferral goes out first; the API call starts while Discord is still accepting it, so
           // the acknowledgement round trip does not add to the provider's latency. A read is safe to
-          // start even if the deferral then fails. One turn of the event loop between them lets the
-          // deferral reach its socket before the API call's own work runs (p50 ack −0.15 ms in
-          // bench/analysis.md), without waiting for Discord's answer.
+          // start even if the deferral then fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
-          deferred.catch(() => {}); // awaited below; not unhandled meanwhile
-          await nextTurn();
           const running = subcommand.run(context, input);
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
