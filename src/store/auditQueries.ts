@@ -6,22 +6,20 @@ import { indexedUpTo } from './targetIndexer.js';
 
 /**
  * Rows per batch of the retention purge. On SQLite a statement holds the event loop (the driver is
- * synchronous), so a command arriving during the purge waits for the batch in progress: 100 entries
- * take a millisecond or two, where one DELETE of 100,000 held every command for seconds (and 500 took
- * 3–4 ms).
+ * synchronous), so a command arriving during the purge waits for the batch in progress. One DELETE of
+ * 100,000 held every command for seconds; on a year of history a batch costs ≈ 1.2 ms plus ≈ 36 µs an
+ * entry (its indexes, the trigram index's tombstones), so 100 took ≈ 5 ms and 25 take ≈ 2 ms — the
+ * purge's share of the store stays the same (PURGE_REST), in shorter pieces (bench/analysis.md).
  */
-export const PURGE_BATCH = 100;
+export const PURGE_BATCH = 25;
 /** The shortest rest after a batch. */
 export const PURGE_PAUSE_MS = 20;
 /**
  * After each batch the purge rests this many times as long as the batch took, so it has the store at
- * most 1/(1+PURGE_REST) of the time (0.5 %), however fast the machine. On SQLite every thousandth page
- * of the write-ahead log the commit that passes it copies the log into the database and syncs it
- * (auto-checkpoint; 7–15 ms on the benchmark's disk) while holding the event loop: a purge of 100,000
- * entries writes some hundred of those. Resting in proportion spreads them out so thinly that fewer
- * than one command in a hundred meets one, where a fixed 20 ms rest left a command in four waiting
- * behind a batch (bench/analysis.md). A daily purge of a few thousand entries takes seconds; 100,000
- * take minutes, in the background.
+ * most 1/(1+PURGE_REST) of the time (0.5 %), however fast the machine, where a fixed 20 ms rest left a
+ * command in four waiting behind a batch (bench/analysis.md). The write-ahead log it fills is
+ * checkpointed by a worker meanwhile (walCheckpointer.ts), not by its own commits. A daily purge of a few
+ * thousand entries takes a minute or less; 100,000 take about half an hour on SQLite, in the background.
  */
 export const PURGE_REST = 200;
 

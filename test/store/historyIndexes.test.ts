@@ -454,7 +454,7 @@ describe.each(engines)(
 
 describe('the purge rests in proportion to its batches', () => {
   it('at least PURGE_PAUSE_MS, PURGE_REST times the batch otherwise (the store busy ≤ 0.5 % of the time)', () => {
-    expect(PURGE_BATCH).toBeLessThanOrEqual(100);
+    expect(PURGE_BATCH).toBeLessThanOrEqual(25);
     expect(purgeRestMs(0.1)).toBe(PURGE_PAUSE_MS);
     expect(purgeRestMs(1.5)).toBe(1.5 * PURGE_REST);
     // A batch that ran into a checkpoint (SQLite) or a busy server: a longer rest after it.
