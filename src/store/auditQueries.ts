@@ -8,8 +8,8 @@ import { indexedUpTo } from './targetIndexer.js';
  * Rows per batch of the retention purge. On SQLite a statement holds the event loop (the driver is
  * synchronous), so a command arriving during the purge waits for the batch in progress. One DELETE of
  * 100,000 held every command for seconds; on a year of history a batch costs ≈ 1.2 ms plus ≈ 36 µs an
- * entry (its indexes, the trigram index's tombstones), so 100 took ≈ 5 ms and 25 take ≈ 2 ms — the
- * purge's share of the store stays the same (PURGE_REST), in shorter pieces (bench/analysis.md).
+ * entry, so 100 took ≈ 5 ms and 25 take ≈ 2 ms — the purge's share of the store stays the same
+ * (PURGE_REST), in shorter pieces (bench/analysis.md).
  */
 export const PURGE_BATCH = 25;
 /** The shortest rest after a batch. */
