@@ -54,7 +54,6 @@ export function walCheckpointer(
   path: string,
   onError: (error: unknown) => void,
 ): WalCheckpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let users = 0;
   let closed = false;
   const autoCheckpoint = (pages: number) => {
@@ -66,6 +65,8 @@ export function walCheckpointer(
 
   const start = async () => {
     await stopped;
+    // Resolved here, not when the store opens: most starts never need a worker.
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const thread = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { driver, path, everyMs: CHECKPOINT_EVERY_MS },
