@@ -5,11 +5,11 @@ import type { Database, Engine } from './schema.js';
 import { indexedUpTo } from './targetIndexer.js';
 
 /**
- * Rows per batch of the retention purge. On SQLite a statement holds the event loop (the driver is
- * synchronous), so a command arriving during the purge waits for the batch in progress. One DELETE of
- * 100,000 held every command for seconds; on a year of history a batch costs ≈ 1.2 ms plus ≈ 36 µs an
- * entry, so 100 took ≈ 5 ms and 25 take ≈ 2 ms — the purge's share of the store stays the same
- * (PURGE_REST), in shorter pieces (bench/analysis.md).
+ * Rows per batch of the retention purge. One DELETE of 100,000 held every command for seconds; on a year
+ * of history a batch costs ≈ 1.2 ms plus ≈ 36 µs an entry (≈ 2 ms at 25). On SQLite the batches past the
+ * first run on a worker's connection (bulkWriter.ts), off the event loop, but a batch still holds the
+ * write lock while it runs, and a command's audit entry arriving then waits for it (busy_timeout) on the
+ * event loop: short batches keep that wait short (bench/analysis.md).
  */
 export const PURGE_BATCH = 25;
 /** The shortest rest after a batch. */
@@ -17,9 +17,8 @@ export const PURGE_PAUSE_MS = 20;
 /**
  * After each batch the purge rests this many times as long as the batch took, so it has the store at
  * most 1/(1+PURGE_REST) of the time (0.5 %), however fast the machine, where a fixed 20 ms rest left a
- * command in four waiting behind a batch (bench/analysis.md). The write-ahead log it fills is
- * checkpointed by a worker meanwhile (walCheckpointer.ts), not by its own commits. A daily purge of a few
- * thousand entries takes a minute or less; 100,000 take about half an hour on SQLite, in the background.
+ * command in four waiting behind a batch (bench/analysis.md). A daily purge of a few thousand entries
+ * takes a minute or less; 100,000 take about half an hour on SQLite, in the background.
  */
 export const PURGE_REST = 200;
 

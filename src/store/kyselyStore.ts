@@ -9,6 +9,7 @@ import {
   targetCandidates,
 } from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
+import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { dnsSetQueries } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
@@ -17,21 +18,20 @@ import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { targetIndexer } from './targetIndexer.js';
-import { noCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
 import { watchQueries } from './watchQueries.js';
 
 export interface KyselyStoreOptions {
   /** Hears of failures in the background (SQLite's batches of the trigram index, which the next retries). */
   onError?: (error: unknown) => void;
-  /** SQLite with a file: who checkpoints the write-ahead log while the purge or an import writes. */
-  checkpointer?: WalCheckpointer;
+  /** SQLite with a file: the worker that checkpoints and runs the purge's batches while bulk writes run. */
+  bulkWriter?: BulkWriter;
 }
 
 /** The queries behind `Store`, written once for both engines. */
 export function createKyselyStore(
   db: Kysely<Database>,
   engine: Engine,
-  { onError = () => {}, checkpointer = noCheckpointer }: KyselyStoreOptions = {},
+  { onError = () => {}, bulkWriter = noBulkWriter }: KyselyStoreOptions = {},
 ): Store {
   const targets = engine === 'sqlite' ? targetIndexer(db, onError) : undefined;
   // Whatever a process that stopped left unindexed.
@@ -224,21 +224,24 @@ export function createKyselyStore(
       async purgeOlderThan(cutoff) {
         // In small batches with a rest in proportion after each (see PURGE_BATCH, PURGE_REST): one
         // DELETE of a day's expired entries held SQLite's synchronous driver, and so every command, for
-        // seconds. Past the first batch, the write-ahead log it fills is checkpointed off the event loop
-        // (a day with nothing to purge starts no worker).
-        const batch = async () => {
+        // seconds. Past the first batch, SQLite's batches and the checkpoints of the write-ahead log they
+        // fill run on a worker's connection, off the event loop (a day with nothing to purge starts none).
+        const batch = async (offLoop: OffLoop | undefined) => {
           const started = performance.now();
-          const deleted = Number((await auditPurgeBatch(db, cutoff).executeTakeFirst()).numDeletedRows);
+          const query = auditPurgeBatch(db, cutoff).compile();
+          const deleted = offLoop
+            ? await offLoop(query)
+            : Number((await db.executeQuery(query)).numAffectedRows ?? 0n);
           return { deleted, rest: purgeRestMs(performance.now() - started) };
         };
-        const first = await batch();
+        const first = await batch(undefined);
         if (first.deleted < PURGE_BATCH) return first.deleted;
-        return checkpointer.during(async () => {
+        return bulkWriter.during(async (offLoop) => {
           let purged = first.deleted;
           let rest = first.rest;
           for (;;) {
             await sleep(rest);
-            const next = await batch();
+            const next = await batch(offLoop);
             purged += next.deleted;
             if (next.deleted < PURGE_BATCH) return purged;
             rest = next.rest;
@@ -282,7 +285,7 @@ export function createKyselyStore(
     },
 
     importRows(rows) {
-      return checkpointer.during(async () => {
+      return bulkWriter.during(async () => {
         const result = await importRows(db, rows);
         if (result.imported) await targets?.flush();
         return result;
@@ -291,7 +294,7 @@ export function createKyselyStore(
 
     async close() {
       await targets?.flush().catch(onError);
-      await checkpointer.close();
+      await bulkWriter.close();
       await db.destroy();
     },
   };

@@ -10,12 +10,12 @@ import {
   sql,
 } from 'kysely';
 import type { Logger } from '../logger.js';
+import { noBulkWriter, sqliteBulkWriter } from './bulkWriter.js';
 import { createKyselyStore } from './kyselyStore.js';
 import { migrations } from './migrations/index.js';
 import type { Store } from './Store.js';
 import { redactDatabaseUrl, StoreOpenError, scrub, secretsOf } from './StoreOpenError.js';
 import type { Database, Engine } from './schema.js';
-import { noCheckpointer, walCheckpointer } from './walCheckpointer.js';
 
 export interface OpenStoreOptions {
   logger?: Logger;
@@ -44,17 +44,17 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     );
 
   let db: Kysely<Database> | undefined;
-  let checkpointer = noCheckpointer;
+  let bulkWriter = noBulkWriter;
   try {
     let dialect: Dialect;
     if (target.engine === 'sqlite') {
       const database = await openSqliteFile(target.path);
       dialect = new SqliteDialect({ database });
       if (target.path !== ':memory:')
-        checkpointer = walCheckpointer(database, target.path, (error) =>
+        bulkWriter = sqliteBulkWriter(database, target.path, (error) =>
           options.logger?.warn(
             { err: error },
-            'SQLite checkpoint worker failed; the connection checkpoints again',
+            'SQLite bulk-write worker failed; the connection checkpoints and writes again',
           ),
         );
     } else {
@@ -80,7 +80,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     'store opened',
   );
   return createKyselyStore(db, target.engine, {
-    checkpointer,
+    bulkWriter,
     onError: (error) =>
       options.logger?.warn({ err: error }, 'could not index audit targets; the next batch tries again'),
   });

@@ -1,6 +1,7 @@
-// The retention purge in the built bot, on a SQLite file, past its first batch: the write-ahead log is then
-// checkpointed by a worker thread whose program is evaluated from a string and loads better-sqlite3 by the
-// path the bundle resolves — what only the bundle `npm start` runs can prove works.
+// The retention purge in the built bot, on a SQLite file, past its first batch: its batches and the
+// write-ahead log's checkpoints then run on a worker thread whose program is evaluated from a string and
+// loads better-sqlite3 by the path the bundle resolves — what only the bundle `npm start` runs can prove
+// works.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ afterAll(async () => {
   await fakes?.stop();
 });
 
-it('purges every expired entry, batch after batch, with the checkpoint worker, and keeps the rest', async () => {
+it('purges every expired entry, batch after batch, on the bulk-write worker, and keeps the rest', async () => {
   if (!fakes) throw new Error('the fakes did not start');
   const bot = await spawnBot({
     discord: fakes.discord,
@@ -55,7 +56,7 @@ it('purges every expired entry, batch after batch, with the checkpoint worker, a
   expect(purged.json.audit).toBe(EXPIRED);
   bot.kill('SIGTERM');
   expect((await bot.exitWithin(10_000)).code).toBe(0);
-  expect(bot.output).not.toMatch(/checkpoint worker failed|Worker|ERR_/);
+  expect(bot.output).not.toMatch(/worker failed|Worker|ERR_/);
   const database = new Database(path, { readonly: true });
   try {
     const rows = database.prepare('select target from audit').all() as { target: string }[];

@@ -531,7 +531,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect((await own.query({}, { limit: 10, offset: 0 })).total).toBe(2);
     });
 
-    it('purges past one batch (on SQLite with the checkpoint worker) and keeps what is newer', async () => {
+    it('purges past one batch (on SQLite on the bulk-write worker) and keeps what is newer', async () => {
       const own = (await fresh('audit-purge-batches')).audit;
       const expired = PURGE_BATCH * 2 + 7;
       for (let i = 0; i < expired; i += 1) await own.insert(auditEntry({ at: at(i) }));
