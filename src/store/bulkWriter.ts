@@ -15,7 +15,11 @@ export const WORKER_BUSY_TIMEOUT_MS = 5000;
 /** The worker connection's page cache, in KiB: enough for a purge batch's pages of the audit indexes. */
 export const WORKER_CACHE_KIB = 1000;
 
-/** Runs one statement off the event loop, on the worker's own connection; resolves with the rows it changed. */
+/**
+ * Runs one statement off the event loop, on the worker's own connection; resolves with the rows it changed.
+ * If the worker dies with the statement unanswered, it runs again on the connection: send only statements
+ * that are safe to run twice (a purge batch deletes whatever is still expired).
+ */
 export type OffLoop = (query: CompiledQuery) => Promise<number>;
 
 export interface BulkWriter {
