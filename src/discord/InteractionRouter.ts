@@ -297,9 +297,11 @@ export class InteractionRouter {
         case 'read': {
           const input = subcommand.parse(context);
           invocation.target = subcommand.target?.(input) ?? null;
-          // The deferral goes out first; the API call starts while Discord is still accepting it, so
-          // the acknowledgement round trip does not add to the provider's latency. A read is safe to
-          // start even if the deferral then fails.
+          // The deferral and the API call start in the same turn, so the acknowledgement's round trip
+          // does not add to the provider's latency. undici writes each on its reused connection a turn
+          // later, the API request first (discord.js reaches undici a few microtasks after it): the
+          // acknowledgement carries that write rather than the provider's latency carrying the
+          // deferral's (bench/analysis.md, 2026-11-26). A read is safe to start even if the deferral fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
           const running = subcommand.run(context, input);
           running.catch(() => {}); // awaited below, after the deferral settles
