@@ -125,7 +125,7 @@ export class Metrics implements RouterObserver, WatchObserver {
   /**
    * Everything a scrape exports: prom-client's metrics, then the watch's per-domain expiry gauges. What
    * can fail (reading the store) is read before this resolves, so a failure can still be answered with
-   * a 500; the per-domain lines are rendered as the response takes them, a few milliseconds at a time.
+   * a 500; the per-domain lines are rendered as the response takes them, a turn of the event loop at a time.
    */
   async scrape(): Promise<AsyncIterable<string>> {
     const watch = this.#watch;

@@ -29,7 +29,7 @@ const NONE: WatchExpiries = { today: 0, domains: [], expiresAt: [] };
 
 /**
  * The watch's per-domain gauges in Prometheus' text format, a piece at a time, giving the event loop back
- * whenever a few milliseconds of rendering have passed: 100,000 domains make 200,000 lines, far too many
+ * after every millisecond or so of rendering (TurnBudget): 100,000 domains make 200,000 lines, far too many
  * for one turn of the event loop (prom-client renders a metric in one). Without `expiries` (the store
  * could not be read) the gauges are there with no samples: nothing rather than stale values.
  */

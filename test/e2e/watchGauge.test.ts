@@ -4,11 +4,12 @@
 // and a long list (read from the store in pages, rendered a piece at a time) on both engines.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openStore, type WatchedDomain } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';
-import { freePort } from '../support/spawnBot.js';
+import { freePort } from '../support/freePort.js';
 import { createDatabase } from '../support/startPostgres.js';
 import { startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
+import { watchedDomains } from '../support/watchedDomains.js';
 
 const WATCH_CHANNEL = '300000000000000078';
 const TIMESTAMP = 'hostops_watch_domain_expiry_timestamp_seconds';
@@ -159,31 +160,6 @@ describe('two replicas on one PostgreSQL store', () => {
 const SEEDED = 30_000;
 const seededName = (n: number) => `seeded-${String(n).padStart(5, '0')}.example`;
 
-/** Expiry dates of the seeded domains, 5 days past to ten years ahead; one in 97 never checked. */
-function seededDomains(): WatchedDomain[] {
-  const now = Date.now();
-  return Array.from({ length: SEEDED }, (_, n) => {
-    const domain = seededName(n);
-    const unchecked = n % 97 === 96;
-    const expiryDate = unchecked
-      ? null
-      : new Date(now + (((n * 7_919) % 3_650) - 5) * 86_400_000).toISOString().slice(0, 10);
-    return {
-      domain,
-      unicode: domain,
-      addedById: '100000000000000001',
-      addedAt: new Date(now - 86_400_000),
-      checkedAt: unchecked ? null : new Date(now - 3_600_000),
-      status: unchecked ? 'new' : 'ok',
-      failures: 0,
-      expiryDate,
-      active: unchecked ? null : true,
-      expired: unchecked ? null : false,
-      transferredAway: unchecked ? null : false,
-    };
-  });
-}
-
 const engines = [
   { engine: 'sqlite', freshUrl: async () => tempDatabaseUrl() },
   { engine: 'postgres', freshUrl: () => createDatabase(inject('postgresUrl'), 'watch_gauge_long') },
@@ -201,7 +177,7 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
     'dst-end.example': { expirydate: '2027-11-07', at: Date.UTC(2027, 10, 7, 4) / 1000 },
     'expired.example': { expirydate: '2024-02-29', at: Date.UTC(2024, 1, 29, 5) / 1000 },
   } as const;
-  const seeded = seededDomains();
+  const seeded = watchedDomains(SEEDED, seededName);
   let api: FakeHostingApi;
   let t: TestBot;
 
@@ -276,7 +252,7 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
       clearInterval(probe);
     }
     // Computing days with Luxon for every domain in one turn held it for seconds; a page of the store and a
-    // few milliseconds of rendering at a time hold it far less (the margin is for a loaded machine).
+    // millisecond or so of rendering at a time hold it far less (the margin is for a loaded machine).
     expect(longest).toBeLessThan(500);
 
     const instants = series(text, TIMESTAMP);
