@@ -17,6 +17,7 @@ import { latency } from './metrics/latency.js';
 import { memory } from './metrics/memory.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
+import { scrape } from './metrics/scrape.js';
 import { watch } from './metrics/watch.js';
 import {
   errorRow,
@@ -43,6 +44,7 @@ const METRICS = [
   dnsLookup,
   rdnsAck,
   history,
+  scrape,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
