@@ -31,6 +31,7 @@ import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
 import { isChangeButton, parseCustomId } from './customId.js';
+import { FirstResponses } from './FirstResponses.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
@@ -84,6 +85,8 @@ export class InteractionRouter {
   readonly #table: CommandTable;
   readonly #forms: FormDesk;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Interactions Discord has not had a first response to yet: what a scrape of /metrics gives way to. */
+  readonly firstResponses = new FirstResponses();
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
@@ -141,11 +144,14 @@ export class InteractionRouter {
 
   /** Never rejects: every failure is answered and logged here. */
   handle(interaction: Interaction): Promise<void> {
+    this.firstResponses.received(interaction);
     const task = handlerScope.run({ interactionId: interaction.id }, async () => {
       try {
         if (await this.#claim(interaction)) await this.#route(interaction);
       } catch (error) {
         this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
+      } finally {
+        this.firstResponses.settled(interaction);
       }
     });
     return this.#track(task);
