@@ -59,6 +59,11 @@ export interface ChangePatch {
   expiresAt?: Date;
   replicaId?: string | null;
   approval?: Record<string, unknown> | null;
+  /**
+   * Moving to `sending`: of the changes with this key, only one may be `sending` at a time; while
+   * another one is, the transition throws TargetBusyError and changes nothing.
+   */
+  serialKey?: string | null;
 }
 
 export interface TransitionOptions {
@@ -230,6 +235,8 @@ export interface Store {
      * One conditional UPDATE … WHERE id = ? AND state IN (from) [AND expires_at > notExpiredAt]; true iff
      * exactly one row changed. This is the exactly-once primitive: of any number of concurrent callers
      * (in this process or another replica), at most one sees true.
+     * With `patch.serialKey`, a move to `sending` throws TargetBusyError while another change of that key
+     * is sending: of concurrent claims of one key, at most one succeeds, whichever the records.
      */
     transition(
       id: string,

@@ -17,6 +17,7 @@ import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { isUniqueViolation, TargetBusyError } from './TargetBusyError.js';
 import { targetIndexer } from './targetIndexer.js';
 import { watchQueries } from './watchQueries.js';
 
@@ -81,8 +82,16 @@ export function createKyselyStore(
           .where('state', 'in', states);
         if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
         if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
-        const result = await query.executeTakeFirst();
-        return result.numUpdatedRows === 1n;
+        try {
+          const result = await query.executeTakeFirst();
+          return result.numUpdatedRows === 1n;
+        } catch (error) {
+          // The only unique index an update of these columns can meet is the one sending slot per key.
+          if (to === 'sending' && patch.serialKey && isUniqueViolation(error)) {
+            throw new TargetBusyError(patch.serialKey);
+          }
+          throw error;
+        }
       },
 
       async listByState(states, limit) {
@@ -308,6 +317,7 @@ function patchColumns(patch: ChangePatch) {
     ...(patch.expiresAt !== undefined && { expires_at: patch.expiresAt.getTime() }),
     ...(patch.replicaId !== undefined && { replica_id: patch.replicaId }),
     ...(patch.approval !== undefined && { approval: toJsonOrNull(patch.approval) }),
+    ...(patch.serialKey !== undefined && { serial_key: patch.serialKey }),
   };
 }
 

@@ -23,6 +23,8 @@ export interface ChangesTable {
   replica_id: string | null;
   approval: string | null;
   locale: string | null;
+  /** While `sending`, unique: see migration 0016. */
+  serial_key: string | null;
 }
 
 export interface AuditTable {

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
-import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
+import {
+  type NewAuditEntry,
+  type NewChange,
+  openStore,
+  type Store,
+  TargetBusyError,
+} from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { createDatabase } from '../support/startPostgres.js';
 
@@ -116,6 +122,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0011_audit_target_search',
           '0012_audit_target_exact',
           '0013_audit_target_batched',
+          '0016_change_serial_key',
         ],
       ],
       ['store opened', engine, []],
@@ -126,7 +133,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
   it('a database one migration behind is upgraded: the up-to-date check lets the Migrator run', async () => {
     const url = await freshUrl('behind');
     await (await openStore(url)).close();
-    // As if 0013 had not run yet (it only drops a trigger if it exists, so running it again is safe).
+    // As if 0016 had not run yet: its row and what it made are gone.
     const { Kysely, PostgresDialect, SqliteDialect, sql } = await import('kysely');
     const raw = new Kysely<unknown>({
       dialect:
@@ -136,12 +143,14 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
             })
           : new PostgresDialect({ pool: new (await import('pg')).default.Pool({ connectionString: url }) }),
     });
-    await sql`delete from kysely_migration where name = '0013_audit_target_batched'`.execute(raw);
+    await sql`delete from kysely_migration where name = '0016_change_serial_key'`.execute(raw);
+    await sql`drop index changes_one_sending_per_key`.execute(raw);
+    await sql`alter table changes drop column serial_key`.execute(raw);
     await raw.destroy();
     const logs = captureLogs();
     await (await openStore(url, { logger: logs.logger })).close();
     await (await openStore(url, { logger: logs.logger })).close();
-    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0013_audit_target_batched'], []]);
+    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0016_change_serial_key'], []]);
   });
 
   describe('changes', () => {
@@ -300,6 +309,36 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
         Array.from({ length: 20 }, () => store.changes.transition(record.id, 'pending', 'sending')),
       );
       expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('one change of a serial key is sending at a time: of concurrent claims of different changes, one wins, the others are told it is busy', async () => {
+      const key = 'submitDnsRecords serial.example';
+      const records = Array.from({ length: 10 }, () => change({ target: 'serial.example' }));
+      for (const record of records) await store.changes.insert(record);
+      const claim = (id: string) =>
+        store.changes.transition(id, 'pending', 'sending', { serialKey: key }).then(
+          (moved) => (moved ? 'claimed' : 'closed'),
+          (error: unknown) => (error instanceof TargetBusyError ? 'busy' : Promise.reject(error)),
+        );
+      const outcomes = await Promise.all(records.map((record) => claim(record.id)));
+      expect(outcomes.filter((outcome) => outcome === 'claimed')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(9);
+      const winner = records[outcomes.indexOf('claimed')]?.id ?? '';
+      const loser = records.find((record) => record.id !== winner)?.id ?? '';
+      // Refused changes nothing; another key, or none, is not held up.
+      expect((await store.changes.get(loser))?.state).toBe('pending');
+      const other = change();
+      await store.changes.insert(other);
+      expect(await store.changes.transition(other.id, 'pending', 'sending', { serialKey: 'other' })).toBe(
+        true,
+      );
+      const unkeyed = change();
+      await store.changes.insert(unkeyed);
+      expect(await store.changes.transition(unkeyed.id, 'pending', 'sending')).toBe(true);
+      // Once the winner has left `sending`, the next one may go.
+      expect(await store.changes.transition(winner, 'sending', 'done')).toBe(true);
+      expect(await claim(loser)).toBe('claimed');
+      expect(await claim(winner)).toBe('closed');
     });
 
     it('refuses a transition once the change has expired', async () => {
@@ -602,6 +641,28 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           ),
         );
         expect(outcomes.filter(Boolean)).toHaveLength(1);
+      }
+    });
+
+    it('two stores claiming different changes of one serial key at once: one is sending, the other is busy', async () => {
+      const url = await freshUrl('serial_replicas');
+      const [a, b] = await Promise.all([fresh('', url), fresh('', url)]);
+      for (let round = 0; round < 3; round++) {
+        const key = `submitDnsRecords round-${round}.example`;
+        const records = Array.from({ length: 6 }, () => change());
+        for (const record of records) await a.changes.insert(record);
+        const outcomes = await Promise.all(
+          records.map((record, i) =>
+            (i % 2 === 0 ? a : b).changes
+              .transition(record.id, 'pending', 'sending', { serialKey: key })
+              .then(
+                (moved) => moved,
+                (error: unknown) => (error instanceof TargetBusyError ? 'busy' : Promise.reject(error)),
+              ),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome === true)).toHaveLength(1);
+        expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(5);
       }
     });
   });
