@@ -101,6 +101,9 @@ export const server = defineCommand(definition, {
         validate: interaction.options.getBoolean('validate') ?? true,
       }),
       precheck: forwardCheck,
+      // Under `require` the send relies on the match the prompt showed: asked again before sending (an
+      // approval may come days later).
+      recheck: forwardCheckAgain,
       target: ({ serverId, ip }) => `server ${serverId} ${ip}`,
       preview: ({ serverId, ip, hostname, validate, forward }, t) => ({
         title: t('server.rdns.title'),
@@ -162,25 +165,38 @@ function forwardCheck(
   parameters: ReverseDnsParameters,
   { config }: PrepareContext,
 ): ReverseDnsParameters | Promise<ReverseDnsParameters> {
-  const { forwardCheck: mode, servers } = config.dns;
   const { forward: _earlier, ...sent } = parameters;
-  if (mode === 'off') return sent;
-  return checkForwardDns(sent.hostname, addressOf(sent.ip), {
-    servers,
-    budgetMs: FORWARD_CHECK_BUDGET_MS,
-  }).then((forward) => {
-    if (mode === 'require' && forward.kind !== 'match') {
-      throw new RefusalError(
-        message('server.rdns.forward.refused', {
-          hostname: literal(sent.hostname),
-          ip: literal(addressOf(sent.ip)),
-          found: forwardFinding(forward, sent),
-        }),
-        'forward_dns',
-      );
-    }
-    return { ...sent, forward };
-  });
+  if (config.dns.forwardCheck === 'off') return sent;
+  return lookUpForward(sent, config, 'server.rdns.forward.refused').then((forward) => ({ ...sent, forward }));
+}
+
+/** RDNS_FORWARD_CHECK=require, right before sending: refused unless the host name still resolves to the IP. */
+async function forwardCheckAgain(parameters: ReverseDnsParameters, { config }: PrepareContext) {
+  if (config.dns.forwardCheck === 'require') {
+    await lookUpForward(parameters, config, 'server.rdns.forward.refused_now');
+  }
+  return undefined;
+}
+
+/** The look-up of the host name's A records; under `require`, anything but a match is refused (`refusal`). */
+async function lookUpForward(
+  sent: ReverseDnsParameters,
+  { dns: { forwardCheck: mode, servers } }: PrepareContext['config'],
+  refusal: 'server.rdns.forward.refused' | 'server.rdns.forward.refused_now',
+): Promise<ForwardCheck> {
+  const ip = addressOf(sent.ip);
+  const forward = await checkForwardDns(sent.hostname, ip, { servers, budgetMs: FORWARD_CHECK_BUDGET_MS });
+  if (mode === 'require' && forward.kind !== 'match') {
+    throw new RefusalError(
+      message(refusal, {
+        hostname: literal(sent.hostname),
+        ip: literal(ip),
+        found: forwardFinding(forward, sent),
+      }),
+      'forward_dns',
+    );
+  }
+  return forward;
 }
 
 const FORWARD_CHECK_BUDGET_MS = 2_000;

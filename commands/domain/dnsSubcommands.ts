@@ -5,11 +5,12 @@ import { actionButton, actionRow } from '../../src/discord/render/actionButton.j
 import { domainLabel } from '../../src/discord/render/domainLabel.js';
 import { suggestDomains } from '../../src/discord/suggestions.js';
 import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
-import { diffPreview, type EarlierSet, recordPreview } from '../../src/dns/renderRecordSet.js';
+import { diffPreview, type EarlierSet, recordLine, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
-import { message, type Translator } from '../../src/i18n/Translator.js';
+import { type Message, message, type Translator } from '../../src/i18n/Translator.js';
 import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
+import { literal } from '../../src/replies/literal.js';
 import { InvalidOptionError } from '../../src/replies/UserError.js';
 import type { DnsSet } from '../../src/store/index.js';
 import { cutText } from '../../src/text/cutText.js';
@@ -29,6 +30,30 @@ function earlierOf(set: DnsSet): { set: EarlierSet; records: DnsRecord[] } {
     },
     records: JSON.parse(set.records) as DnsRecord[],
   };
+}
+
+/** Records listed by name in the sentence about an outdated prompt; all of them are in its difference. */
+const OUTDATED_LISTED = 5;
+
+/** Why a set was not sent: who sent which set since, and what this one would remove from it. */
+function outdated(
+  { domain, records }: DnsSubmission,
+  { set, records: latest }: { set: EarlierSet; records: DnsRecord[] },
+): Message {
+  const { removed, changed } = diffRecordSets(latest, records);
+  const listed = removed.slice(0, OUTDATED_LISTED).map((record) => literal(recordLine(record)));
+  if (removed.length > OUTDATED_LISTED) listed.push('…');
+  return message('domain.dns.outdated', {
+    who: userMention(set.sentById),
+    domain: domainLabel(domain),
+    when: time(new Date(set.sentAt), TimestampStyles.LongDateTime),
+    outcome: message(set.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
+    removes:
+      removed.length === 0
+        ? message('domain.dns.outdated.removes_none')
+        : message('domain.dns.outdated.removes', { count: removed.length, records: listed.join(', ') }),
+    changes: message('domain.dns.count', { count: changed.length }),
+  });
 }
 
 interface DnsSubmission {
@@ -94,6 +119,15 @@ export const dnsChange = change<DnsSubmission>({
   precheck: async ({ earlier: _shownBefore, ...submission }, { store }) => {
     const last = await store.dnsSets.latest(submission.domain.ascii);
     return { ...submission, earlier: last ? earlierOf(last) : null };
+  },
+  // Confirmed or approved, the set shown is compared again with the domain's latest one: the provider
+  // replaces the whole set, so a difference made against an older one would drop what was sent since.
+  recheck: async (submission, { store }) => {
+    const shown = submission.earlier?.set.changeId ?? null;
+    const last = await store.dnsSets.latest(submission.domain.ascii);
+    if (!last || last.changeId === shown) return undefined;
+    const earlier = earlierOf(last);
+    return { parameters: { ...submission, earlier }, why: outdated(submission, earlier) };
   },
   target: ({ domain }) => domain.ascii,
   preview: ({ domain, records, earlier }, t) => {

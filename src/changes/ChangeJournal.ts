@@ -4,7 +4,14 @@ import type { Locale } from '../i18n/locales.js';
 import { message } from '../i18n/Translator.js';
 import type { LocalizedPreview } from '../replies/ReplyBody.js';
 import { UserError } from '../replies/UserError.js';
-import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
+import {
+  type ChangePatch,
+  type ChangeRecord,
+  type ChangeState,
+  type Store,
+  TargetBusyError,
+  type TransitionOptions,
+} from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
 import { isSealed, type SecretSeal } from './SecretSeal.js';
 
@@ -22,7 +29,18 @@ export interface JournalledChange {
   readonly operation: ChangeOperation;
   /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
   readonly secrets?: readonly string[];
+  /**
+   * Checked again right before sending: such changes are sent one at a time per operation and target, so
+   * the check, made once the change is claimed, sees every change of that target sent before it.
+   */
+  readonly recheck?: unknown;
 }
+
+/**
+ * How a move to `sending` went: this call made it; the change was no longer there to take (another
+ * click, the deadline); or another change of the same target is being sent right now (nothing changed).
+ */
+export type SendClaim = 'claimed' | 'closed' | 'busy';
 
 /** A change as its command made it: what the record keeps of it besides who asked. */
 export interface MadeChange {
@@ -123,16 +141,40 @@ export class ChangeJournal {
    * pending → sending, if still pending and not expired. Returns the record as it was, secrets included
    * (they are needed for this one call), while the stored row keeps only their masked form.
    */
-  async claim(record: ChangeRecord, spec: JournalledChange): Promise<boolean> {
+  claim(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
     const now = this.#now();
-    return this.#store.changes.transition(
-      record.id,
+    return this.#toSending(
+      record,
+      spec,
       'pending',
-      'sending',
       // The sending replica's heartbeat is the lease: if it dies, another replica records `unknown`.
       { parameters: masked(spec, record.parameters), replicaId: this.#replicaId },
       { now, notExpiredAt: now },
     );
+  }
+
+  /** Every move to `sending`: with its serial key where the change is checked again before it is sent. */
+  async #toSending(
+    record: ChangeRecord,
+    spec: JournalledChange,
+    from: ChangeState,
+    patch: ChangePatch,
+    options: TransitionOptions,
+  ): Promise<SendClaim> {
+    const serialKey = spec.recheck ? `${record.operation} ${record.target ?? ''}` : undefined;
+    try {
+      const moved = await this.#store.changes.transition(
+        record.id,
+        from,
+        'sending',
+        { ...patch, serialKey },
+        options,
+      );
+      return moved ? 'claimed' : 'closed';
+    } catch (error) {
+      if (error instanceof TargetBusyError) return 'busy';
+      throw error;
+    }
   }
 
   /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
@@ -157,12 +199,12 @@ export class ChangeJournal {
     record: ChangeRecord,
     spec: JournalledChange,
     approver: { id: string; name: string },
-  ): Promise<boolean> {
+  ): Promise<SendClaim> {
     const now = this.#now();
-    return this.#store.changes.transition(
-      record.id,
+    return this.#toSending(
+      record,
+      spec,
       'awaiting_approval',
-      'sending',
       {
         parameters: masked(spec, record.parameters),
         replicaId: this.#replicaId,
@@ -189,14 +231,8 @@ export class ChangeJournal {
   }
 
   /** unknown → sending: the same change once more (only for repeatable ones). */
-  resend(record: ChangeRecord): Promise<boolean> {
-    return this.#store.changes.transition(
-      record.id,
-      'unknown',
-      'sending',
-      { replicaId: this.#replicaId },
-      { now: this.#now() },
-    );
+  resend(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
+    return this.#toSending(record, spec, 'unknown', { replicaId: this.#replicaId }, { now: this.#now() });
   }
 
   /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */

@@ -106,6 +106,13 @@ async function answer(
       sent.push(...confirmed.sent);
       outcome = confirmed.outcome;
       data = confirmed.data ?? data;
+      // What the change was made against changed before it went out: the change as it would be now is
+      // shown, never confirmed unseen; it is cancelled so it does not linger.
+      const renewed = promptOf(confirmed.sent);
+      if (renewed) {
+        await session.press(renewed.cancel, undefined, renewed.ephemeral);
+        notice = t('console.not_sent_outdated');
+      }
     } else {
       // The preview only: the prompt is cancelled so it does not linger, and nothing is sent.
       const cancelled = await session.press(prompt.cancel, undefined, prompt.ephemeral);

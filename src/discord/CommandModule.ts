@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
 import { LOCALES, type Locale } from '../i18n/locales.js';
-import { type Translator, translator } from '../i18n/Translator.js';
+import { type Message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
@@ -143,6 +143,14 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
    * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
    */
   precheck?: (parameters: P, context: PrepareContext) => P | Promise<P>;
+  /**
+   * Made again once the change is confirmed or approved and claimed, right before it is sent: does what
+   * the prompt (or the approval request) showed, and the send relies on, still hold? Undefined: it does.
+   * The parameters made anew against what holds now, and `why`: nothing is sent, and the change is
+   * offered again as a new prompt (or an updated approval request). A RefusalError: nothing is sent.
+   * Such changes are sent one at a time per target, so this sees every change of the target sent before.
+   */
+  recheck?: (parameters: P, context: PrepareContext) => Promise<Outdated<P> | undefined>;
   /** After the change ended `done` or `unknown`: what HostOps keeps of it beyond the record (a DNS set). */
   remember?: (record: ChangeRecord, outcome: 'done' | 'unknown', context: MemoryContext) => Promise<void>;
   /**
@@ -163,6 +171,13 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;
   autocomplete?: Autocomplete;
+}
+
+/** A change whose prompt no longer holds (`recheck`): the same change made against what holds now. */
+export interface Outdated<P> {
+  parameters: P;
+  /** Why nothing was sent, naming what changed (and what the change would now do): shown above the new prompt. */
+  why: Message;
 }
 
 /** A change as it is made, once: what `send` gets, what the record keeps, and what the prompt shows. */
@@ -199,6 +214,11 @@ export interface ChangeHandler<P extends object, N extends OptionNames = OptionN
     record: ChangeRecord,
     context: MemoryContext & PrepareContext,
   ) => Promise<PreparedChange<P> | undefined>;
+  /** As the spec's, with the new change made (`t`: the requester's language, for their prompt). */
+  recheck?: (
+    parameters: P,
+    context: PrepareContext,
+  ) => Promise<{ made: PreparedChange<P>; why: Message } | undefined>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
@@ -329,7 +349,7 @@ export function read<T, N extends OptionNames = OptionNames>(spec: {
 export function change<P extends object, N extends OptionNames = OptionNames>(
   spec: ChangeSpec<P, N>,
 ): ChangeHandler<P, N> {
-  const { parse, submitForm, precheck, target, preview, revert, ...rest } = spec;
+  const { parse, submitForm, precheck, recheck, target, preview, revert, ...rest } = spec;
   const made = (parameters: P, t: Translator): PreparedChange<P> => {
     const shown = preview(parameters, t);
     const hidden = masked(spec, parameters) as P;
@@ -362,6 +382,12 @@ export function change<P extends object, N extends OptionNames = OptionNames>(
       revert: async (record, context) => {
         const parameters = await revert(record, context);
         return parameters === undefined ? undefined : prepare(parameters, context);
+      },
+    }),
+    ...(recheck && {
+      recheck: async (parameters, context) => {
+        const outdated = await recheck(parameters, context);
+        return outdated && { made: made(outdated.parameters, context.t), why: outdated.why };
       },
     }),
   };

@@ -9,7 +9,7 @@ import type { Logger, SecretRegistry } from '../../logger.js';
 import type { BotMessages } from '../../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../store/index.js';
 import type { Answers, Invocation } from '../Answers.js';
-import type { AnyChangeSpec, SendContext } from '../CommandModule.js';
+import type { AnyChangeSpec, PrepareContext, SendContext } from '../CommandModule.js';
 import { newInvocation } from '../newInvocation.js';
 import { withSandboxNotice } from '../render/sandboxNotice.js';
 
@@ -108,6 +108,12 @@ export class ChangeFlowState {
   /** A new invocation of a change's command by whoever pressed one of its buttons (Revert). */
   pressed(interaction: ButtonInteraction, label: string): Invocation {
     return newInvocation(this.deps.logger, interaction, label, true);
+  }
+
+  /** What a command making (or checking again) a change for `invocation` may use: its language. */
+  prepareContext(invocation: Invocation): PrepareContext {
+    const { config, store } = this.deps;
+    return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
   }
 
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */

@@ -8,19 +8,19 @@ import {
 import { masked, type SentState } from '../../changes/ChangeJournal.js';
 import { changeData } from '../../changes/changeData.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
-import { type Translator, translator } from '../../i18n/Translator.js';
+import { type Message, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import type { ReplyBody } from '../../replies/ReplyBody.js';
-import { approvalNotHere } from '../../replies/UserError.js';
+import { approvalNotHere, RefusalError } from '../../replies/UserError.js';
 import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import type { AnyChangeSpec, ChangeOutcome } from '../CommandModule.js';
+import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
 import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
-import { approvalRequest, closedMessage, statusBody, unknownReason } from './renderChange.js';
+import { approvalRequest, closedMessage, notClaimed, statusBody, unknownReason } from './renderChange.js';
 
 /** A sent change's state from its error: unknown only where the request may have been carried out. */
 function sentState(error: unknown, spec: AnyChangeSpec): SentState {
@@ -40,6 +40,22 @@ type RequestApproval = (
 ) => Promise<void>;
 
 /**
+ * What a change's recheck found no longer holds: the change made anew against what does, offered where it
+ * was confirmed — a new prompt for the requester, or (approved) an updated approval request.
+ */
+type OfferAnew = (
+  interaction: ButtonInteraction,
+  record: ChangeRecord,
+  spec: AnyChangeSpec,
+  invocation: Invocation,
+  outdated: { made: PreparedChange<object>; why: Message },
+  approver?: Approver,
+) => Promise<void>;
+
+/** The audit detail and journal reason of a change not sent because what it was made against changed. */
+const OUTDATED = 'outdated';
+
+/**
  * Confirm, and what follows it: claims the change, sends it, and settles its outcome — done, failed, or
  * unknown (then read back, or offered to be sent again) — each told where it was confirmed, once.
  */
@@ -48,6 +64,7 @@ export class ChangeSender {
     private readonly state: ChangeFlowState,
     private readonly guard: ClickGuard,
     private readonly requestApproval: RequestApproval,
+    private readonly offerAnew: OfferAnew,
   ) {}
 
   /** The requester's Confirm: sent at once, or — where APPROVAL_REQUIRED lists it — put up for approval. */
@@ -66,8 +83,11 @@ export class ChangeSender {
       await answers.fail(interaction, invocation, error);
       return;
     }
-    if (!(await journal.claim(record, spec))) {
-      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
+    const claim = await journal.claim(record, spec);
+    if (claim !== 'claimed') {
+      const sending = { ...record, state: 'sending' as const };
+      const content = notClaimed(claim, sending, 'changes.button.confirm', closedMessage, t);
+      await interaction.reply(ephemeral({ content }));
       return;
     }
     this.state.forgetPrompt(record.id);
@@ -76,14 +96,16 @@ export class ChangeSender {
 
   /**
    * Answers where the change was confirmed: in the invoker's prompt, or — approved — on the public
-   * approval request, where the private part (a password, say) goes only to the approver.
+   * approval request, where the private part (a password, say) goes only to the approver. Unless
+   * `recheck` is false (Send again: the same change once more), what the prompt showed is checked again
+   * first (`spec.recheck`).
    */
   async send(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     spec: AnyChangeSpec,
     invocation: Invocation,
-    approver?: Approver,
+    { approver, recheck = true }: { approver?: Approver; recheck?: boolean } = {},
   ): Promise<void> {
     const { state } = this;
     const { journal, answers } = state.deps;
@@ -105,6 +127,7 @@ export class ChangeSender {
       await answers.finish(invocation, 'failed', 'not acknowledged');
       return;
     }
+    if (recheck && !(await this.#stillHolds(interaction, record, spec, invocation, t, approver))) return;
     invocation.logger.info(
       { change: record.id, operation: record.operation, sent: masked(spec, record.parameters) },
       'change confirmed, sending',
@@ -121,12 +144,14 @@ export class ChangeSender {
     }
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
+    // Remembered before it leaves `sending`: the next change of its target, checked once it holds the
+    // target's sending slot, then finds this one.
+    await this.#remember(record, spec, 'done', invocation);
     if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
       await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private);
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
-    await this.#remember(record, spec, 'done', invocation);
     // Its data goes with the private part: to whoever confirmed, the requester or the approver.
     answers.data(
       interaction,
@@ -191,6 +216,8 @@ export class ChangeSender {
     if (!state.sending.delete(record.id)) return;
     const sent = sentState(error, spec);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
+    // As for `done`: remembered before it leaves `sending`.
+    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     const settled = await journal.settle(record, 'sending', sent, {
       error: kind,
       status: error instanceof HostingApiError ? (error.status ?? null) : null,
@@ -199,7 +226,6 @@ export class ChangeSender {
       await this.#leaseLost(interaction, record, invocation, t, sent);
       return;
     }
-    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
@@ -221,6 +247,60 @@ export class ChangeSender {
     if (sent === 'unknown' && spec.readBack) {
       state.track(readBackChange(state, interaction, record, spec, invocation, t));
     }
+  }
+
+  /**
+   * What the prompt (or the approval request) showed, made again now that the change holds its target's
+   * sending slot: true when it still holds. Otherwise nothing is sent and the change ends `failed` with
+   * `sent: false`: offered anew where it was confirmed when what it was made against changed, or with
+   * the refusal (a forward check that no longer confirms) shown there.
+   */
+  async #stillHolds(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    t: Translator,
+    approver: Approver | undefined,
+  ): Promise<boolean> {
+    if (!spec.recheck) return true;
+    const { state } = this;
+    const { journal, answers } = state.deps;
+    let outdated: Awaited<ReturnType<NonNullable<AnyChangeSpec['recheck']>>>;
+    try {
+      outdated = await spec.recheck(journal.sendable(record, spec), state.prepareContext(invocation));
+    } catch (error) {
+      const description = describeError(error, record.correlationId, t);
+      answers.log(invocation, error, description.unexpected);
+      const reason = error instanceof RefusalError ? error.reason : 'internal';
+      if (!(await journal.settle(record, 'sending', 'failed', { reason, sent: false }))) {
+        invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+        return false;
+      }
+      const status = description.message;
+      await answers.safely(invocation, () =>
+        interaction.editReply(
+          approver
+            ? approvalRequest(record, spec, t, status, false)
+            : statusBody(record, t, Colour.danger, status),
+        ),
+      );
+      answers.data(interaction, changeData(record, spec, 'failed', { result: { error: reason } }));
+      await answers.finish(invocation, description.outcome, reason);
+      return false;
+    }
+    if (!outdated) return true;
+    if (!(await journal.settle(record, 'sending', 'failed', { reason: OUTDATED, sent: false }))) {
+      invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+      return false;
+    }
+    invocation.logger.info(
+      { change: record.id },
+      'what the change was made against has changed: not sent, offered anew',
+    );
+    await this.offerAnew(interaction, record, spec, invocation, outdated, approver);
+    await answers.finish(invocation, 'refused', OUTDATED);
+    return false;
   }
 
   /** What a change keeps beyond its record; never fails the change (it was sent). */

@@ -15,6 +15,8 @@ export const en = {
   'changes.prompt.cancelled': 'Cancelled — nothing was sent.',
   'changes.prompt.expired': 'Expired — nothing was sent. Run the command again.',
   'changes.prompt.sending': 'Sending…',
+  'changes.busy':
+    'Not sent yet: another change to {target} is being sent right now. Press **{button}** again in a moment: it is then checked against that change first.',
   'changes.not_sent': 'Not sent: {reason}',
   'changes.unknown_change': 'This change is no longer known.',
   'changes.unknown_change.run_again': 'This change is no longer known. Run the command again.',
@@ -88,6 +90,8 @@ export const de = translationOf(en)({
   'changes.prompt.cancelled': 'Abgebrochen — es wurde nichts gesendet.',
   'changes.prompt.expired': 'Abgelaufen — es wurde nichts gesendet. Führ den Befehl noch einmal aus.',
   'changes.prompt.sending': 'Wird gesendet…',
+  'changes.busy':
+    'Noch nicht gesendet: Gerade wird eine andere Änderung an {target} gesendet. Drück gleich noch einmal **{button}**: Dann wird sie zuerst mit dieser Änderung abgeglichen.',
   'changes.not_sent': 'Nicht gesendet: {reason}',
   'changes.unknown_change': 'Diese Änderung ist nicht mehr bekannt.',
   'changes.unknown_change.run_again':

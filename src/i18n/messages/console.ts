@@ -28,6 +28,8 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.invalid_command': 'Invalid command: {problem}',
   'console.modal_needs_text': '{title}: give the text as an option, or pipe it on stdin.',
   'console.not_sent': 'Not sent: this is a change. Run it again with --yes to confirm it.',
+  'console.not_sent_outdated':
+    'Not sent: what the change was made against changed before it went out (above, the change as it would be now). Run it again to send it against that.',
   'console.form': 'Form',
   'console.form_example': 'e.g.\n{example}',
   'console.form_prompt': '{title}\n{label}\nOne per line; an empty line submits.',
@@ -101,6 +103,8 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.modal_needs_text': '{title}: gib den Text als Option an oder leite ihn über stdin ein.',
   'console.not_sent':
     'Nicht gesendet: das ist eine Änderung. Führ sie mit --yes noch einmal aus, um sie zu bestätigen.',
+  'console.not_sent_outdated':
+    'Nicht gesendet: Das, wogegen die Änderung erstellt wurde, hat sich geändert, bevor sie hinausging (oben die Änderung, wie sie jetzt wäre). Führ sie noch einmal aus, um sie dagegen zu senden.',
   'console.form': 'Formular',
   'console.form_example': 'z. B.\n{example}',
   'console.form_prompt': '{title}\n{label}\nEine pro Zeile; eine leere Zeile schickt ab.',
