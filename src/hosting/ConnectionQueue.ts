@@ -34,9 +34,10 @@ interface Waiter extends Place {
 /**
  * At most `size` operations hold a connection; the others wait here rather than in undici's pool, so the
  * provider's time limit starts only once a request has a connection. A freed connection goes to the
- * caller with the fewest operations holding one (ties: whoever has waited longest). A caller with
- * nothing in flight — a single `/domain info` — is therefore served by the next connection that comes
- * free, however many a bulk check or the watch has waiting; callers with equal shares take turns.
+ * caller with the fewest operations holding one (ties: whoever has waited longest), so callers with
+ * equal shares take turns. And while more than one caller uses the connections, one of them is kept for a
+ * caller holding none: a single `/domain info` sent while a bulk check and the watch want every
+ * connection starts at once, rather than after one of theirs comes back.
  */
 export class ConnectionQueue {
   readonly #size: number;
@@ -64,8 +65,16 @@ export class ConnectionQueue {
    * uncontended request costs nothing here; undefined otherwise (then `wait`).
    */
   admit(caller: string): Slot | undefined {
-    if (this.#closed || this.#busy >= this.#size || this.#waiting.size > 0) return undefined;
+    if (this.#closed || this.#waiting.size > 0 || !this.#fits(caller)) return undefined;
     return this.#hold(caller);
+  }
+
+  /** Whether `caller` may take a connection now: one is free, and not the one kept for callers holding none. */
+  #fits(caller: string): boolean {
+    if (!this.#holding.has(caller)) return this.#busy < this.#size;
+    const callers = new Set([...this.#holding.keys(), ...this.#waiting.keys(), caller]).size;
+    const kept = this.#size > 1 && callers > 1 ? 1 : 0;
+    return this.#busy < this.#size - kept;
   }
 
   /** Waits for a connection; rejects with the signal's reason when it is aborted, or QueueClosedError. */
@@ -80,6 +89,8 @@ export class ConnectionQueue {
         this.#drop(waiter);
         turn.waiting?.(undefined);
         reject(signal?.reason);
+        // One caller fewer may free the connection kept for others.
+        this.#serve();
       };
       const settle = () => {
         signal?.removeEventListener('abort', onAbort);
@@ -103,6 +114,8 @@ export class ConnectionQueue {
       if (queue) queue.push(waiter);
       else this.#waiting.set(turn.caller, [waiter]);
       turn.waiting?.(waiter);
+      // A caller holding none may take the connection the others wait behind.
+      this.#serve();
     });
   }
 
@@ -132,9 +145,10 @@ export class ConnectionQueue {
   }
 
   #serve(): void {
-    while (this.#busy < this.#size) {
+    for (;;) {
       const next = this.#next();
-      if (!next) return;
+      // The one picked holds the fewest: if it may not have a connection, nobody waiting may.
+      if (!next || !this.#fits(next.caller)) return;
       this.#drop(next);
       next.grant(this.#hold(next.caller));
     }

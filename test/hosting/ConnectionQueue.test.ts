@@ -55,6 +55,31 @@ describe('ConnectionQueue', () => {
     expect(queue.waiting).toBe(3);
   });
 
+  it('while several callers share the connections, one is kept for a caller holding none', async () => {
+    const queue = new ConnectionQueue(3);
+    const held = [queue.admit('bulk') as Slot, queue.admit('watch') as Slot];
+    const order: string[] = [];
+    // The bulk check holds one and wants more: the last free connection is not for it.
+    const bulk = waiter(queue, 'bulk', order);
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    expect(queue.admit('watch')).toBeUndefined();
+    // A single read holds none: it starts at once.
+    const single = waiter(queue, 'single', order);
+    const singleSlot = await single.admitted;
+    expect(order).toEqual(['single']);
+    // When the watch is done, the bulk check is alone with the single read: still kept back while they share.
+    held[1]?.release();
+    await Promise.resolve();
+    expect(order).toEqual(['single']);
+    // Alone, it may take every connection.
+    singleSlot.release();
+    await bulk.admitted;
+    expect(order).toEqual(['single', 'bulk']);
+    expect(queue.admit('bulk')).toBeDefined();
+    held[0]?.release();
+  });
+
   it('a waiter whose signal is aborted leaves the queue; the next one takes its turn', async () => {
     const queue = new ConnectionQueue(1);
     const held = queue.admit('a') as Slot;
