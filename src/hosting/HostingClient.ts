@@ -264,7 +264,7 @@ export class HostingClient {
       watcher: options?.watcher,
     });
     try {
-      return await Promise.race([flight.work, reader.gaveUp]);
+      return await (reader.gaveUp ? Promise.race([flight.work, reader.gaveUp]) : flight.work);
     } catch (error) {
       // A reader's reference leads to the log lines of the request it shared.
       if (error instanceof HostingApiError && error.correlationId !== correlationId) {

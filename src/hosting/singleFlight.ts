@@ -31,13 +31,14 @@ export class WaitExpired extends Error {
 export class Flight<T> implements Turn {
   readonly caller: string;
   #work: Promise<T> | undefined;
-  readonly #abort = new AbortController();
+  /** Made when the operation waits for a connection: only then is there anything to cancel. */
+  #abort: AbortController | undefined;
   readonly #onEnd: () => void;
   #readers = 0;
   #settled = false;
   #place: Place | undefined;
-  /** Readers whose time ran out while the operation held a connection; they go if it waits again. */
-  readonly #overdue = new Set<() => void>();
+  /** The readers' time limits, running while the operation waits for a connection. */
+  readonly #timers = new Set<NodeJS.Timeout>();
 
   constructor(caller: string, onEnd: () => void) {
     this.caller = caller;
@@ -68,12 +69,19 @@ export class Flight<T> implements Turn {
   }
 
   get signal(): AbortSignal {
+    this.#abort ??= new AbortController();
     return this.#abort.signal;
   }
 
+  /**
+   * The operation waits for its connection (during `start`, before any reader joined), or has it: it is
+   * admitted once and keeps it, so a reader's time limit matters only until then.
+   */
   waiting(place: Place | undefined): void {
     this.#place = place;
-    if (place) for (const leave of [...this.#overdue]) leave();
+    if (place) return;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
   }
 
   /** Requests ahead while the operation waits for a connection; undefined while it holds one. */
@@ -82,46 +90,55 @@ export class Flight<T> implements Turn {
   }
 
   /**
-   * A reader joins: `gaveUp` rejects when it stops waiting (its time, its signal) and never resolves; the
-   * reader races it against `work` and calls `leave` when done either way.
+   * A reader joins. `gaveUp`, when the reader can give up at all (a signal, or its operation still waits
+   * for a connection), rejects when it does and never resolves: the reader races it against `work`. It
+   * calls `leave` when done either way.
    */
-  join(waiter: Waiter): { gaveUp: Promise<never>; leave(): void } {
+  join(waiter: Waiter): { gaveUp?: Promise<never>; leave(): void } {
     this.#readers++;
-    const joinedAt = performance.now();
-    let left = false;
-    let timer: NodeJS.Timeout | undefined;
-    let giveUp: (error: unknown) => void = () => {};
-    const gaveUp = new Promise<never>((_, reject) => {
-      giveUp = reject;
-    });
-    // Its rejection is read through the race, or not at all once the reader has its answer.
-    gaveUp.catch(() => {});
-    const expire = () => {
-      if (this.#place) giveUp(new WaitExpired(performance.now() - joinedAt));
-      else this.#overdue.add(expire);
-    };
-    const onAbort = () => giveUp(waiter.signal?.reason);
     const unwatch = waiter.watcher?.watch(this);
-    if (waiter.signal?.aborted) onAbort();
-    else waiter.signal?.addEventListener('abort', onAbort, { once: true });
-    if (Number.isFinite(waiter.waitUntil)) {
-      timer = setTimeout(expire, Math.max(0, waiter.waitUntil - performance.now()));
-      timer.unref();
+    const { signal } = waiter;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    let gaveUp: Promise<never> | undefined;
+    if (signal || this.#place) {
+      let giveUp: (error: unknown) => void = () => {};
+      gaveUp = new Promise<never>((_, reject) => {
+        giveUp = reject;
+      });
+      // Its rejection is read through the race, or not at all once the reader has its answer.
+      gaveUp.catch(() => {});
+      if (this.#place && Number.isFinite(waiter.waitUntil)) {
+        const joinedAt = performance.now();
+        timer = setTimeout(
+          () => giveUp(new WaitExpired(performance.now() - joinedAt)),
+          Math.max(0, waiter.waitUntil - joinedAt),
+        );
+        timer.unref();
+        this.#timers.add(timer);
+      }
+      const abort = () => giveUp(signal?.reason);
+      onAbort = abort;
+      if (signal?.aborted) abort();
+      else signal?.addEventListener('abort', abort, { once: true });
     }
+    let left = false;
     const leave = () => {
       if (left) return;
       left = true;
-      clearTimeout(timer);
-      this.#overdue.delete(expire);
-      waiter.signal?.removeEventListener('abort', onAbort);
+      if (timer) {
+        clearTimeout(timer);
+        this.#timers.delete(timer);
+      }
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       unwatch?.();
       if (--this.#readers === 0 && !this.#settled) {
         // Out of the shared map first, so a new identical read starts its own operation.
         this.#onEnd();
-        this.#abort.abort(new Error('every reader gave up'));
+        this.#abort?.abort(new Error('every reader gave up'));
       }
     };
-    return { gaveUp, leave };
+    return gaveUp ? { gaveUp, leave } : { leave };
   }
 }
 
