@@ -57,21 +57,21 @@ export const WATCHED_DOMAINS = 100;
 const WATCH_ENV = { WATCH_CHANNEL_ID: '400000000000000001', WATCH_SCHEDULE: '0 8 1 1 *' };
 
 /**
- * Empties the bots' working directory and seeds HostOps' SQLite store (DATABASE_URL's default,
- * data/hostops.db there) with WATCHED_DOMAINS watched domains, each as a past run left it.
+ * Empties the bots' working directory (or `cwd`) and seeds HostOps' SQLite store (DATABASE_URL's default,
+ * data/hostops.db there) with WATCHED_DOMAINS (or `watched`) watched domains, each as a past run left it.
  */
-export async function prepareBotCwd(): Promise<void> {
-  rmSync(BOT_CWD, { recursive: true, force: true });
-  mkdirSync(BOT_CWD, { recursive: true });
+export async function prepareBotCwd(cwd = BOT_CWD, watched = WATCHED_DOMAINS): Promise<void> {
+  rmSync(cwd, { recursive: true, force: true });
+  mkdirSync(cwd, { recursive: true });
   const { openStore } = await import('../src/store/index.js');
-  const store = await openStore(`sqlite:${join(BOT_CWD, 'data', 'hostops.db')}`);
+  const store = await openStore(`sqlite:${join(cwd, 'data', 'hostops.db')}`);
   try {
     const now = new Date();
-    const domains = Array.from({ length: WATCHED_DOMAINS }, (_, n) => {
+    const domains = Array.from({ length: watched }, (_, n) => {
       const domain = `watched-${String(n).padStart(3, '0')}.example.com`;
       return { domain, unicode: domain };
     });
-    await store.watch.add(domains, ROLES.operator, now);
+    await store.watch.add(domains, ROLES.operator, now, watched);
     for (const [n, seen] of (await store.watch.all()).entries()) {
       const expiry = new Date(now.getTime() + ((n % 400) - 5) * 86_400_000).toISOString().slice(0, 10);
       await store.watch.record(
@@ -138,6 +138,8 @@ export interface SpawnOptions {
   nodeArgs?: readonly string[];
   /** Another entry script for this launch (experiments comparing builds side by side). */
   entry?: string;
+  /** Another working directory (a store of its own, e.g. with more watched domains); BOT_CWD by default. */
+  cwd?: string;
 }
 
 export interface BotProcess {
@@ -158,7 +160,7 @@ export interface BotProcess {
 }
 
 export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}): BotProcess {
-  const cwd = BOT_CWD;
+  const cwd = options.cwd ?? BOT_CWD;
   mkdirSync(cwd, { recursive: true });
   const args: string[] = [];
   if (options.inspect) args.push('--inspect=127.0.0.1:0');
@@ -268,6 +270,11 @@ export class Tracker {
   readonly original = new Map<string, number>();
   /** Tokens whose PATCH @original carried embeds (a result) rather than only text (an error message). */
   readonly originalWithEmbeds = new Set<string>();
+  /**
+   * The last PATCH @original per token and what it said: a read that waited for a connection edits its
+   * deferral with a notice first, so its answer is the last edit, not the first.
+   */
+  readonly lastOriginal = new Map<string, { at: number; embeds: boolean; content: string }>();
   readonly followups = new Map<string, number[]>();
   readonly #discord: FakeDiscord;
   #cursor: number;
@@ -292,10 +299,13 @@ export class Tracker {
       } else if (parts[1] === 'webhooks') {
         const token = parts[3] ?? '';
         if (r.method === 'PATCH' && parts[5] === '@original') {
+          const body = r.body as { embeds?: unknown; content?: unknown } | undefined;
+          const embeds = Array.isArray(body?.embeds) && body.embeds.length > 0;
+          const content = typeof body?.content === 'string' ? body.content : '';
+          this.lastOriginal.set(token, { at: r.at, embeds, content });
           if (!this.original.has(token)) {
             this.original.set(token, r.at);
-            const embeds = (r.body as { embeds?: unknown } | undefined)?.embeds;
-            if (Array.isArray(embeds) && embeds.length > 0) this.originalWithEmbeds.add(token);
+            if (embeds) this.originalWithEmbeds.add(token);
           }
         } else if (r.method === 'POST' && parts.length === 4) {
           const list = this.followups.get(token) ?? [];

@@ -14,6 +14,7 @@ import { history } from './metrics/history.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
+import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
@@ -43,6 +44,7 @@ const METRICS = [
   dnsLookup,
   rdnsAck,
   history,
+  load,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -96,15 +96,12 @@ export const musicbot = defineCommand(definition, {
           { name: t('musicbot.field.password'), value: t('musicbot.create.password_later'), inline: true },
         ],
       }),
-      send: async (
-        account,
-        { hosting, correlationId, secrets, generatePassword, requesterId, t, channelT },
-      ) => {
+      send: async (account, { hosting, call, secrets, generatePassword, requesterId, t, channelT }) => {
         // Generated only now, never stored; scrubbed from any log line while it is in flight.
         const password = generatePassword();
         const forget = secrets.add(password);
         try {
-          const user = await hosting.createMusicBotUser({ ...account, password }, { correlationId });
+          const user = await hosting.createMusicBotUser({ ...account, password }, call);
           const fields = (words: Translator) => [
             { name: words('musicbot.field.id'), value: String(user.id), inline: true },
             ...accountFields(user, asEchoed, words),

@@ -74,8 +74,8 @@ export const panel = defineCommand(definition, {
           { name: t('panel.bind.ip'), value: literal(ip), inline: true },
         ],
       }),
-      send: async ({ license, ip }, { hosting, correlationId, requesterId, t, channelT }) => {
-        await hosting.bindPanelLicense({ license, ip }, { correlationId });
+      send: async ({ license, ip }, { hosting, call, requesterId, t, channelT }) => {
+        await hosting.bindPanelLicense({ license, ip }, call);
         const summary = (words: Translator, key: string) =>
           words('panel.bind.summary', { license: literal(key), ip: literal(ip) });
         return {

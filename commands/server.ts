@@ -80,8 +80,8 @@ export const server = defineCommand(definition, {
       autocomplete: suggestServerIds,
       parse: ({ interaction }) => interaction.options.getInteger('id', true),
       target: (serverId) => `server ${serverId}`,
-      run: async ({ hosting, correlationId, t }, serverId) => {
-        const entry = await hosting.getServerLog(serverId, { correlationId });
+      run: async ({ hosting, call, t }, serverId) => {
+        const entry = await hosting.getServerLog(serverId, call);
         return {
           embeds: [renderServerLog(serverId, entry, t)],
           data: serverLogData(serverId, entry, classifyLogStatus(entry.status)),
@@ -121,8 +121,8 @@ export const server = defineCommand(definition, {
             : []),
         ],
       }),
-      send: async (input, { hosting, correlationId, requesterId, t, channelT }) => {
-        await hosting.setReverseDns(input, { correlationId });
+      send: async (input, { hosting, call, requesterId, t, channelT }) => {
+        await hosting.setReverseDns(input, call);
         const summary = (words: Translator) =>
           words('server.rdns.summary', {
             ip: literal(input.ip),

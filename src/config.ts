@@ -173,6 +173,9 @@ const environmentSchema = z.object({
   HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
   HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
   HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
+  // How long a request may wait for one of those connections; an interaction's answer is further bounded
+  // by its token's 15 minutes.
+  HOSTING_API_QUEUE_TIMEOUT_MS: optional(integer(1_000, 900_000)).default(300_000),
   // Every parameter travels in the query string; 8 KiB is what common servers accept in a request line.
   HOSTING_API_MAX_URL_BYTES: optional(integer(256, 1_048_576)).default(8192),
   DATABASE_URL: optional(databaseUrl).default('sqlite:data/hostops.db'),
@@ -235,6 +238,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     timeoutMs: env.HOSTING_API_TIMEOUT_MS,
     timeZone: env.HOSTING_API_TIMEZONE,
     maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
+    queueTimeoutMs: env.HOSTING_API_QUEUE_TIMEOUT_MS,
     maxUrlBytes: env.HOSTING_API_MAX_URL_BYTES,
   },
   databaseUrl: env.DATABASE_URL,

@@ -36,6 +36,7 @@ const SAMPLES: Record<string, string | undefined> = {
   HOSTING_API_TIMEOUT_MS: '2500',
   HOSTING_API_TIMEZONE: 'America/New_York',
   HOSTING_API_MAX_CONNECTIONS: '4',
+  HOSTING_API_QUEUE_TIMEOUT_MS: '60000',
   HOSTING_API_MAX_URL_BYTES: '4096',
   DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
   AUDIT_CHANNEL_ID: '100000000000000007',
@@ -73,6 +74,7 @@ describe('parseConfig', () => {
       timeoutMs: 15_000,
       timeZone: 'Europe/Berlin',
       maxConnections: 10,
+      queueTimeoutMs: 300_000,
       maxUrlBytes: 8192,
     });
     expect(config.logLevel).toBe('info');
@@ -173,6 +175,7 @@ describe('parseConfig', () => {
         timeoutMs: 2500,
         timeZone: 'America/New_York',
         maxConnections: 4,
+        queueTimeoutMs: 60_000,
         maxUrlBytes: 4096,
       },
       databaseUrl: 'postgres://hostops:pw@db:5432/hostops',
@@ -243,6 +246,8 @@ describe('parseConfig', () => {
     ['HOSTING_API_MAX_CONNECTIONS', '0', '>=1'],
     ['HOSTING_API_MAX_CONNECTIONS', '257', '<=256'],
     ['HOSTING_API_MAX_CONNECTIONS', 'ten', 'whole number'],
+    ['HOSTING_API_QUEUE_TIMEOUT_MS', '999', '>=1000'],
+    ['HOSTING_API_QUEUE_TIMEOUT_MS', '900001', '<=900000'],
     ['DISCORD_API_URL', 'discord.com', 'http:// or https://'],
     ['DATABASE_URL', 'mysql://db/hostops', 'sqlite: or postgres://'],
     ['AUDIT_CHANNEL_ID', '#audit', 'Discord id'],

@@ -167,11 +167,8 @@ export const dnsChange = change<DnsSubmission>({
     if (!before) return undefined;
     return { domain: parseDomain(before.domain), records: JSON.parse(before.records) as DnsRecord[] };
   },
-  send: async (
-    { domain, records, earlier },
-    { hosting, correlationId, changeId, requesterId, t, channelT },
-  ) => {
-    await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
+  send: async ({ domain, records, earlier }, { hosting, call, changeId, requesterId, t, channelT }) => {
+    await hosting.submitDnsRecords({ domain: domain.ascii, records }, call);
     const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
     return {
       private: {

@@ -7,7 +7,7 @@ import {
 } from 'discord.js';
 import { masked } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
-import type { HostingClient } from '../hosting/HostingClient.js';
+import type { CallOptions, HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
 import { LOCALES, type Locale } from '../i18n/locales.js';
 import { type Message, type Translator, translator } from '../i18n/Translator.js';
@@ -39,6 +39,11 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   config: Config;
   logger: Logger;
   correlationId: string;
+  /**
+   * What this command's API calls pass along: its correlation id (and share of the connections), how long
+   * its answer can still be delivered, and — for a read — the notice that tells the invoker it waits.
+   */
+  call: CallOptions;
   secrets: SecretRegistry;
   now: () => Date;
   generatePassword: () => string;
@@ -76,6 +81,8 @@ export interface MemoryContext {
 export interface SendContext {
   hosting: HostingClient;
   correlationId: string;
+  /** What the change's API call passes along: its correlation id, how long its answer can still be delivered. */
+  call: CallOptions;
   /** The change record's id (for buttons on the public record, e.g. Revert). */
   changeId: string;
   logger: Logger;

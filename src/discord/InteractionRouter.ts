@@ -34,6 +34,7 @@ import { isChangeButton, parseCustomId } from './customId.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
+import { WaitNotices } from './WaitNotices.js';
 import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';
@@ -87,6 +88,7 @@ export class InteractionRouter {
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
+  readonly #notices = new WaitNotices();
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
@@ -297,20 +299,34 @@ export class InteractionRouter {
         case 'read': {
           const input = subcommand.parse(context);
           invocation.target = subcommand.target?.(input) ?? null;
+          // Told to the one who asked, in their language, while the read waits for a connection.
+          const waitT = translator(invocation.locale);
+          const notice = this.#notices.open((ahead) =>
+            this.#answers.safely(invocation, () =>
+              interaction.editReply({
+                content:
+                  ahead === 0 ? waitT('common.waiting_next') : waitT('common.waiting', { count: ahead }),
+              }),
+            ),
+          );
           // The deferral and the API call start in the same turn, so the acknowledgement's round trip
           // does not add to the provider's latency. undici writes each on its reused connection a turn
           // later, the API request first (discord.js reaches undici a few microtasks after it): the
           // acknowledgement carries that write rather than the provider's latency carrying the
           // deferral's (bench/analysis.md, 2026-11-26). A read is safe to start even if the deferral fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
-          const running = subcommand.run(context, input);
+          const running = subcommand
+            .run({ ...context, call: { ...context.call, watcher: notice } }, input)
+            .finally(() => notice.close());
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
           const result = await running;
           const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          const { later, data, ...answer } = first;
+          const { later, data, ...shown } = first;
+          // The answer replaces the waiting notice, text included.
+          const answer = notice.shown ? { content: '', ...shown } : shown;
           const sandbox = this.#deps.config.hosting.sandbox;
           await interaction.editReply(withAttachments(withSandboxNotice(answer, sandbox, context.t)));
           this.#answers.data(interaction, data);

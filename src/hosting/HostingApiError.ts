@@ -17,7 +17,12 @@ export type HostingErrorKind =
   | 'network'
   | 'outcome_unknown'
   /** Longer than the provider (414/431) or HOSTING_API_MAX_URL_BYTES allows; never carried out. */
-  | 'request_too_large';
+  | 'request_too_large'
+  /**
+   * Never sent: no connection of HostOps' own HOSTING_API_MAX_CONNECTIONS came free in time (`timeoutMs`
+   * says how long it waited), or HostOps shut down while it waited (no `timeoutMs`).
+   */
+  | 'no_connection';
 
 /** What is safe to show about the request: never the query string (it can carry a password). */
 export interface RedactedRequest {

@@ -34,6 +34,7 @@ const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch
   network: 'watch.reason.network',
   outcome_unknown: 'watch.reason.outcome_unknown',
   request_too_large: 'watch.reason.request_too_large',
+  no_connection: 'watch.reason.no_connection',
 };
 
 export interface WatchObserver {
@@ -200,8 +201,9 @@ export class DomainWatch implements WatchGauges {
 
   async #observe(domain: string): Promise<Observation> {
     try {
-      // The client retries 429 after Retry-After (and 5xx) within its time budget.
-      const info = await this.hosting.getDomainInfo(domain);
+      // The client retries 429 after Retry-After (and 5xx) within its time budget. Every look-up of the
+      // watch takes one share of the connections, beside the commands' (within WATCH_CONCURRENCY).
+      const info = await this.hosting.getDomainInfo(domain, { caller: 'watch' });
       return {
         kind: 'ok',
         expiryDate: info.expiryDate?.toISODate() ?? null,

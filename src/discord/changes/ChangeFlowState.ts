@@ -117,7 +117,8 @@ export class ChangeFlowState {
   }
 
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
-  sendContext(record: ChangeRecord, locale: Locale = record.locale): SendContext {
+  /** `answerBy`: when the interaction that will carry the outcome can no longer be answered (performance.now()). */
+  sendContext(record: ChangeRecord, locale: Locale = record.locale, answerBy?: number): SendContext {
     const { hosting, logger, secrets, generatePassword } = this.deps;
     return {
       hosting,
@@ -125,6 +126,7 @@ export class ChangeFlowState {
       secrets,
       generatePassword,
       correlationId: record.correlationId,
+      call: { correlationId: record.correlationId, ...(answerBy === undefined ? {} : { answerBy }) },
       changeId: record.id,
       requesterId: record.requestedById,
       t: translator(locale),

@@ -14,6 +14,7 @@ import type { ReplyBody } from '../../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError } from '../../replies/UserError.js';
 import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
+import { answerDeadline } from '../answerDeadline.js';
 import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
@@ -109,6 +110,7 @@ export class ChangeSender {
   ): Promise<void> {
     const { state } = this;
     const { journal, answers } = state.deps;
+    const pressedAt = performance.now();
     // Approved, the answers go into the public request; otherwise into the requester's prompt.
     const t = approver ? state.channelT : translator(record.locale);
     const sending = approver
@@ -137,7 +139,9 @@ export class ChangeSender {
     try {
       // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
       const parameters = journal.sendable(record, spec);
-      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale));
+      // The press's own token carries the outcome: a change waits for a connection only while it can.
+      const answerBy = answerDeadline(pressedAt);
+      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale, answerBy));
     } catch (error) {
       await this.#failed(interaction, record, spec, invocation, error, t);
       return;

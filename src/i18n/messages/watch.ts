@@ -110,6 +110,7 @@ export const en = {
   'watch.reason.network': 'network',
   'watch.reason.outcome_unknown': 'outcome unknown',
   'watch.reason.request_too_large': 'request too large',
+  'watch.reason.no_connection': 'no free connection (not sent)',
   'watch.reason.internal': 'internal error',
 } as const;
 
@@ -223,5 +224,6 @@ export const de = translationOf(en)({
   'watch.reason.network': 'Netzwerk',
   'watch.reason.outcome_unknown': 'Ergebnis unbekannt',
   'watch.reason.request_too_large': 'Anfrage zu groß',
+  'watch.reason.no_connection': 'keine Verbindung frei (nicht gesendet)',
   'watch.reason.internal': 'interner Fehler',
 });
