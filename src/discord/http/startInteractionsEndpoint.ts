@@ -46,6 +46,8 @@ export const MAX_IN_FLIGHT = 256;
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
 // Time to send a whole request; a client that trickles it in is cut off.
 const REQUEST_TIMEOUT_MS = 10_000;
+// How long closing waits for requests in flight: past Discord's 3 s none of them can still be answered.
+const CLOSE_WAIT_MS = 3_500;
 // Above the idle timeouts of common load balancers and proxies (60 s, Caddy's 2 min excepted), so the
 // proxy rather than HostOps closes an idle connection, never one it is about to send on.
 const KEEP_ALIVE_MS = 75_000;
@@ -176,7 +178,17 @@ export async function startInteractionsEndpoint(
     stopAccepting,
     async close() {
       stopAccepting();
-      if (inFlight > 0) await new Promise<void>((resolve) => idleWaiters.add(resolve));
+      // Answered ones finish within Discord's 3 s; only a request still being sent can take longer.
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => idleWaiters.add(resolve)),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, CLOSE_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       server.closeAllConnections();
     },
   };
