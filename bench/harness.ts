@@ -3,12 +3,13 @@
 // `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction, FakeDiscord, FakeDiscordOptions } from '../test/support/FakeDiscord.js';
 import { FakeDiscord as FakeDiscordServer } from '../test/support/FakeDiscord.js';
 import { FakeHostingApi } from '../test/support/FakeHostingApi.js';
+import { freePort } from '../test/support/freePort.js';
 
 /** barehttp: the smallest interactions endpoint (node:http, signature verified, a fixed reply at once). */
 export type BotKind = 'hostops' | 'naive' | 'bare' | 'barehttp';
@@ -146,18 +147,6 @@ export interface SpawnOptions {
    * withBot, launch and coldLaunch choose when it is 0: the fake POSTs them there, signed, instead of the gateway.
    */
   interactionsPort?: number;
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /** `options` with a free port where interactionsPort is 0 (a bot over HTTP). */

@@ -92,6 +92,14 @@ const postgres = services.postgres as {
   healthcheck: { test: string[] };
 };
 
+/** A HostOps replica of the compose files: .env, restarts, on the compose PostgreSQL once it is healthy. */
+const replicaOnPostgres = (environment: Record<string, string>) => ({
+  env_file: '.env',
+  restart: 'unless-stopped',
+  depends_on: { postgres: { condition: 'service_healthy' } },
+  environment: { DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`, ...environment },
+});
+
 describe('compose.yaml', () => {
   it('the reader refuses what it does not understand', () => {
     expect(() => parseYamlSubset('a: [1, 2]')).toThrow(/outside the YAML subset/);
@@ -114,15 +122,7 @@ describe('compose.yaml', () => {
     expect(hostops.map(([name]) => name)).toHaveLength(2);
     expect(Object.keys(services).sort()).toEqual(['postgres', ...hostops.map(([name]) => name)].sort());
     for (const [, service] of hostops) {
-      expect(service).toMatchObject({
-        env_file: '.env',
-        restart: 'unless-stopped',
-        depends_on: { postgres: { condition: 'service_healthy' } },
-        environment: {
-          DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`,
-          HTTP_PORT: '8080',
-        },
-      });
+      expect(service).toMatchObject(replicaOnPostgres({ HTTP_PORT: '8080' }));
       const url = new URL(
         (service.environment as Record<string, string>).DATABASE_URL?.replace(PASSWORD, 'pw') ?? '',
       );
@@ -161,15 +161,7 @@ describe('compose.http.yaml: the replicas in http mode behind a proxy', () => {
     expect(replicas).toHaveLength(2);
     expect(http.services.postgres).toEqual({ ...services.postgres, ports: undefined });
     for (const [, service] of replicas) {
-      expect(service).toMatchObject({
-        env_file: '.env',
-        restart: 'unless-stopped',
-        depends_on: { postgres: { condition: 'service_healthy' } },
-        environment: {
-          DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`,
-          INTERACTIONS_MODE: 'http',
-        },
-      });
+      expect(service).toMatchObject(replicaOnPostgres({ INTERACTIONS_MODE: 'http' }));
       // Only the proxy reaches them; they share nothing but the database.
       expect(service.ports).toBeUndefined();
       expect(service.volumes).toBeUndefined();

@@ -3,7 +3,6 @@
 // it exits. Every child is killed (SIGKILL) by `killSpawned()`, which test files call in afterEach/afterAll.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +16,10 @@ import {
   type RecordedRequest,
 } from './FakeDiscord.js';
 import { FakeHostingApi } from './FakeHostingApi.js';
+import { freePort } from './freePort.js';
 import { sourceEntryArgs } from './runSource.js';
+
+export { freePort };
 
 /** Role ids of the test guild (snowflake-shaped, as the config schema wants); same as startTestBot's. */
 export const PROCESS_ROLES = {
@@ -123,19 +125,6 @@ export async function killSpawned(): Promise<void> {
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
-
-/** A port nobody listens on right now (found by binding a throwaway server to port 0). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The environment a production deployment would set, pointed at the fakes. */
 export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number): Record<string, string> {
