@@ -11,6 +11,7 @@ import { coldStart } from './metrics/coldStart.js';
 import { dnsDiff, dnsLookup } from './metrics/dns.js';
 import { expiry } from './metrics/expiry.js';
 import { history } from './metrics/history.js';
+import { http } from './metrics/http.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
@@ -45,6 +46,7 @@ const METRICS = [
   rdnsAck,
   history,
   load,
+  http,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

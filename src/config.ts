@@ -122,6 +122,15 @@ const dnsServers = z
     ),
   );
 
+/** gateway: a session per process (the default); http: Discord POSTs each interaction to /interactions. */
+export const INTERACTION_MODES = ['gateway', 'http'] as const;
+export type InteractionMode = (typeof INTERACTION_MODES)[number];
+
+// 32 bytes of Ed25519 key as the developer portal shows them.
+const publicKey = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, "must be the application's public key: 64 hexadecimal characters");
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 const timeZone = z
@@ -195,21 +204,38 @@ const environmentSchema = z.object({
   // The resolvers the forward check of /server rdns asks; unset: the system's.
   DNS_SERVERS: optional(dnsServers).default([]),
   RDNS_FORWARD_CHECK: optional(z.enum(['warn', 'require', 'off'])).default('warn'),
+  // How Discord delivers interactions: over the gateway (a session per process), or as signed HTTP
+  // requests to POST /interactions on a listener of its own (no gateway at all).
+  INTERACTIONS_MODE: optional(z.enum(INTERACTION_MODES)).default('gateway'),
+  INTERACTIONS_PORT: optional(integer(1, 65_535)).default(8081),
+  INTERACTIONS_HOST: optional(z.string()).default('0.0.0.0'),
+  // The application's public key from the developer portal: required in http mode (see below).
+  DISCORD_PUBLIC_KEY: optional(publicKey),
+  // Part of SHUTDOWN_GRACE_MS: the load balancer's health check sees /healthz fail before the listener closes.
+  INTERACTIONS_UNREADY_MS: optional(integer(0, 30_000)).default(2000),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
+// Checked even when other variables are invalid, so every missing one is named in one go.
+const always = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 // Only the sandbox runs without API credentials; for a real API the missing token is still named.
-const credentialedEnvironment = environmentSchema.refine(
-  (env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined,
-  {
+const credentialedEnvironment = environmentSchema
+  .refine((env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined, {
     path: ['HOSTING_API_TOKEN'],
     message: 'is required',
-    // Checked even when other variables are invalid, so every missing one is named in one go.
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-  },
-);
+    ...always,
+  })
+  // Without it no request to /interactions can be verified, so none could be answered.
+  .refine((env) => env.INTERACTIONS_MODE !== 'http' || env.DISCORD_PUBLIC_KEY !== undefined, {
+    path: ['DISCORD_PUBLIC_KEY'],
+    message: 'is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ...always,
+  });
 
 export const configSchema = credentialedEnvironment.transform((env) => ({
   discord: discordOf(env),
@@ -227,6 +253,14 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
   },
   confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
   http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+  interactions: {
+    mode: env.INTERACTIONS_MODE,
+    port: env.INTERACTIONS_PORT,
+    host: env.INTERACTIONS_HOST,
+    /** Hex; set whenever mode is http. */
+    publicKey: env.DISCORD_PUBLIC_KEY?.toLowerCase(),
+    unreadyMs: env.INTERACTIONS_UNREADY_MS,
+  },
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   hosting: {
     /** `sandbox`, or a real API's base URL. */

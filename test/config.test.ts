@@ -52,6 +52,16 @@ const SAMPLES: Record<string, string | undefined> = {
   WATCH_MAX_DOMAINS: '2500',
   DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
   RDNS_FORWARD_CHECK: 'require',
+  INTERACTIONS_MODE: 'http',
+  INTERACTIONS_PORT: '9443',
+  INTERACTIONS_HOST: '127.0.0.1',
+  DISCORD_PUBLIC_KEY: 'AB'.repeat(32),
+  INTERACTIONS_UNREADY_MS: '500',
+};
+
+/** Variables a sample needs beside it to be valid at all (set in the comparison's base too). */
+const COMPANIONS: Record<string, Record<string, string>> = {
+  INTERACTIONS_MODE: { DISCORD_PUBLIC_KEY: 'cd'.repeat(32) },
 };
 
 function problems(env: Record<string, string | undefined>): string[] {
@@ -142,8 +152,8 @@ describe('parseConfig', () => {
   it.each([...ENVIRONMENT_VARIABLES])(
     'reads %s: set alone to another value, it changes the configuration',
     (variable) => {
-      const base = parseConfig(valid);
-      const changed = parseConfig({ ...valid, [variable]: SAMPLES[variable] });
+      const base = parseConfig({ ...valid, ...COMPANIONS[variable] });
+      const changed = parseConfig({ ...valid, ...COMPANIONS[variable], [variable]: SAMPLES[variable] });
       expect(changed).not.toEqual(base);
     },
   );
@@ -167,6 +177,13 @@ describe('parseConfig', () => {
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
       confirmTimeoutMs: 30_000,
       http: { port: 9090, host: '127.0.0.1' },
+      interactions: {
+        mode: 'http',
+        port: 9443,
+        host: '127.0.0.1',
+        publicKey: 'ab'.repeat(32),
+        unreadyMs: 500,
+      },
       shutdownGraceMs: 3000,
       hosting: {
         baseUrl: 'http://127.0.0.1:9000/api',
@@ -290,6 +307,34 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox', HOSTING_API_TOKEN: '' }).hosting.sandbox).toBe(
       true,
     );
+  });
+
+  it('INTERACTIONS_MODE: gateway by default; http needs DISCORD_PUBLIC_KEY, named when missing or malformed', () => {
+    expect(parseConfig(valid).interactions).toEqual({
+      mode: 'gateway',
+      port: 8081,
+      host: '0.0.0.0',
+      publicKey: undefined,
+      unreadyMs: 2000,
+    });
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http' })).toEqual([
+      'DISCORD_PUBLIC_KEY: is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ]);
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: '' })).toEqual([
+      'DISCORD_PUBLIC_KEY: is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ]);
+    for (const key of ['ab'.repeat(31), 'zz'.repeat(32), `${'ab'.repeat(32)}00`]) {
+      expect(problems({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: key })).toEqual([
+        "DISCORD_PUBLIC_KEY: must be the application's public key: 64 hexadecimal characters",
+      ]);
+    }
+    // Named together with the other problems, not after them.
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http', HOSTING_API_TIMEOUT_MS: 'x' })).toHaveLength(2);
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'websocket' })[0]).toMatch(/^INTERACTIONS_MODE: /);
+    const upper = 'AB'.repeat(32);
+    expect(
+      parseConfig({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: upper }).interactions,
+    ).toMatchObject({ mode: 'http', publicKey: upper.toLowerCase() });
   });
 
   it('still names HOSTING_API_TOKEN when a real URL has none', () => {

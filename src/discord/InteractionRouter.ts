@@ -70,6 +70,11 @@ export interface RouterDeps {
   messages: BotMessages;
   /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
   watch?: DomainWatch;
+  /**
+   * Whether every replica receives every interaction (the gateway: the default) or each goes to one
+   * replica and may arrive again (an HTTP endpoint behind a load balancer, where a request can be replayed).
+   */
+  broadcast?: boolean;
 }
 
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
@@ -141,29 +146,37 @@ export class InteractionRouter {
     }
   }
 
-  /** Never rejects: every failure is answered and logged here. */
-  handle(interaction: Interaction): Promise<void> {
+  /**
+   * Never rejects: every failure is answered and logged here. Resolves, once the interaction's work is
+   * done, with whether this process took it (false: another replica did, or it had been handled before).
+   */
+  handle(interaction: Interaction): Promise<boolean> {
+    let taken = false;
     const task = handlerScope.run({ interactionId: interaction.id }, async () => {
       try {
-        if (await this.#claim(interaction)) await this.#route(interaction);
+        taken = await this.#claim(interaction);
+        if (taken) await this.#route(interaction);
       } catch (error) {
         this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
       }
     });
-    return this.#track(task);
+    return this.#track(task).then(() => taken);
   }
 
   /**
-   * Every replica receives every interaction; the one whose claim (a unique key in the store) lands
-   * first handles it, the others drop it without a word. A store that cannot be reached does not
-   * silence the bot: the interaction is handled, and the exactly-once of changes still rests on
-   * their own conditional updates.
+   * Every replica receives every interaction (or, over HTTP, one receives it, possibly twice); the one
+   * whose claim (a unique key in the store) lands first handles it, the others drop it without a word.
+   * A store that cannot be reached does not silence the bot: the interaction is handled, and the
+   * exactly-once of changes still rests on their own conditional updates.
    */
   async #claim(interaction: Interaction): Promise<boolean> {
-    // SQLite is single-process (a second process refuses to start): there is nobody to race.
-    if (this.#deps.store.engine === 'sqlite') return true;
-    // A replica that is stopping leaves new interactions to one that is not, if there is one.
-    if (this.#changes.draining && (await this.#peerAlive())) return false;
+    const broadcast = this.#deps.broadcast ?? true;
+    // SQLite is single-process (a second process refuses to start): over the gateway nobody races it.
+    // A request to an HTTP endpoint can be replayed, so it is claimed there too.
+    if (broadcast && this.#deps.store.engine === 'sqlite') return true;
+    // A replica that is stopping leaves new interactions to one that is not, if there is one; over HTTP
+    // nobody else received this one.
+    if (broadcast && this.#changes.draining && (await this.#peerAlive())) return false;
     let won: boolean;
     try {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());

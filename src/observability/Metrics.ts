@@ -71,6 +71,12 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
+  readonly #interactionRequests = new Counter({
+    name: 'hostops_interaction_requests_total',
+    help: 'Requests to POST /interactions (INTERACTIONS_MODE=http) by the HTTP status answered',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
   readonly #gatewayReconnects = new Counter({
     name: 'hostops_gateway_reconnects_total',
     help: 'Times the Discord gateway connection was lost and re-established or resumed',
@@ -165,6 +171,10 @@ export class Metrics implements RouterObserver, WatchObserver {
       this.#watchUnreadable = true;
       return undefined;
     }
+  }
+
+  interactionRequest(status: number): void {
+    this.#interactionRequests.inc({ status: String(status) });
   }
 
   gatewayReconnected(): void {

@@ -311,6 +311,8 @@ export interface Store {
      */
     live(since: Date | { withinMs: number }): Promise<ReplicaRecord[]>;
     remove(replicaId: string): Promise<void>;
+    /** The store's clock now: the one time replicas share (their local clocks may disagree). */
+    clock(): Promise<Date>;
   };
   readonly settings: {
     get(key: string): Promise<string | undefined>;

@@ -161,6 +161,13 @@ export function createKyselyStore(
       async remove(replicaId) {
         await db.deleteFrom('replicas').where('replica_id', '=', replicaId).execute();
       },
+
+      async clock() {
+        const { rows } = await sql<{ now: number | string }>`select ${storeClockMs(engine)} as now`.execute(
+          db,
+        );
+        return new Date(Number(rows[0]?.now));
+      },
     },
 
     ...sharedStateQueries(db),

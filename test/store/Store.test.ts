@@ -210,6 +210,18 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       await store.replicas.remove('skewed');
     });
 
+    it('replicas: clock reads the clock heartbeats are written by', async () => {
+      const row = { replicaId: 'clock-read', role: 'bot' as const, host: 'h', pid: 1, startedAt: new Date() };
+      const before = await store.replicas.clock();
+      await store.replicas.heartbeat(row);
+      const after = await store.replicas.clock();
+      const written = (await store.replicas.live(before)).find((r) => r.replicaId === 'clock-read');
+      expect(written?.heartbeatAt.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(written?.heartbeatAt.getTime()).toBeLessThanOrEqual(after.getTime());
+      expect(Math.abs(before.getTime() - Date.now())).toBeLessThan(5_000);
+      await store.replicas.remove('clock-read');
+    });
+
     it('orphanSending with nobody alive orphans nothing (a caller always counts itself)', async () => {
       const sending = change({ state: 'sending' });
       await store.changes.insert(sending);
