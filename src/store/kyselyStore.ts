@@ -17,6 +17,7 @@ import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { storeClockMs } from './storeClockMs.js';
 import { targetIndexer } from './targetIndexer.js';
 import { watchQueries } from './watchQueries.js';
 
@@ -154,7 +155,7 @@ export function createKyselyStore(
       },
     },
 
-    ...sharedStateQueries(db),
+    ...sharedStateQueries(db, engine),
 
     audit: {
       async insert(entry) {
@@ -317,9 +318,3 @@ const claimStatement = (claims: readonly Claim[]) =>
   sql<{ interaction_id: string }>`insert into interaction_claims (interaction_id, replica_id, claimed_at)
     values ${sql.join(claims.map(({ id, replicaId, at }) => sql`(${id}, ${replicaId}, ${at})`))}
     on conflict do nothing returning interaction_id`;
-
-function storeClockMs(engine: Engine) {
-  return engine === 'postgres'
-    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-    : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
-}

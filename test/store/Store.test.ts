@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
 import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
@@ -327,6 +327,40 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await ids()).toEqual([records[1]?.id, records[3]?.id, records[0]?.id]);
       expect(await ids(2)).toEqual([records[1]?.id, records[3]?.id]);
       expect(await own.changes.listByState([])).toEqual([]);
+    });
+    describe('by the store clock, whatever this process’s clock says', () => {
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+      /** This process's clock set off by `offsetMs` (Date only: timers and the database's clock run on). */
+      const skewLocalClock = (offsetMs: number) => {
+        const real = Date.now();
+        vi.useFakeTimers({ toFake: ['Date'], now: real + offsetMs });
+      };
+
+      it('forms: open for their time by the store clock, whoever opens, takes or purges them', async () => {
+        const own = await fresh('forms-clock');
+        const form = { ownerId: 'u1', command: '/domain dns', state: { n: 1 }, correlationId: 'f' };
+        // Opened where the clock is 10 minutes behind, for 14 minutes.
+        skewLocalClock(-10 * MINUTE);
+        await own.forms.open({ ...form, id: 'open', openForMs: 14 * MINUTE });
+        await own.forms.open({ ...form, id: 'closed', openForMs: -1 });
+        await own.forms.open({ ...form, id: 'other', openForMs: 14 * MINUTE });
+        // Purged and taken where it is 20 minutes ahead: by the store's clock it opened just now.
+        skewLocalClock(20 * MINUTE);
+        expect(await own.forms.purgeExpired()).toBe(1);
+        expect(await own.forms.take('closed', 'u1')).toBeUndefined();
+        expect(await own.forms.take('open', 'someone else')).toBeUndefined();
+        const taken = await own.forms.take('open', 'u1');
+        expect(taken).toMatchObject({ id: 'open', ownerId: 'u1', state: { n: 1 }, correlationId: 'f' });
+        vi.useRealTimers();
+        const leftMs = (taken?.expiresAt.getTime() ?? 0) - Date.now();
+        expect(leftMs).toBeGreaterThan(13 * MINUTE);
+        expect(leftMs).toBeLessThanOrEqual(14 * MINUTE);
+        // Once: a second submit finds it gone.
+        expect(await own.forms.take('open', 'u1')).toBeUndefined();
+        expect(await own.forms.take('other', 'u1')).toBeDefined();
+      });
     });
   });
 
