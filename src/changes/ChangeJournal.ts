@@ -32,6 +32,10 @@ export interface MadeChange {
   readonly recorded: LocalizedPreview;
 }
 
+/** The states with a deadline: a prompt's, or an approval request's. */
+const WAITING: readonly ChangeState[] = ['pending', 'awaiting_approval'];
+const OVERDUE_PAGE = 100;
+
 /** Where a change ends once it has been sent. */
 export type SentState = 'done' | 'failed' | 'unknown';
 
@@ -234,11 +238,23 @@ export class ChangeJournal {
     );
   }
 
-  /** Pending or awaiting changes past their deadline: of a previous run, or of another replica. */
-  async overdue(): Promise<ChangeRecord[]> {
-    const now = this.#now().getTime();
-    const pending = await this.#store.changes.listByState(['pending', 'awaiting_approval'], 500);
-    return pending.filter((record) => record.expiresAt.getTime() <= now);
+  /**
+   * Pending or awaiting changes past their deadline by the store's clock (of a previous run, or of
+   * another replica), in deadline order: every one, however many others wait with later deadlines (an
+   * approval waits for days). Read a page at a time as the caller ends them, so a backlog is never held
+   * in memory whole.
+   */
+  async *overdue(): AsyncGenerator<ChangeRecord> {
+    let after: ChangeRecord | undefined;
+    for (;;) {
+      const page = await this.#store.changes.due(WAITING, {
+        limit: OVERDUE_PAGE,
+        ...(after && { after }),
+      });
+      yield* page;
+      after = page.at(-1);
+      if (page.length < OVERDUE_PAGE) return;
+    }
   }
 }
 

@@ -245,6 +245,15 @@ export interface Store {
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
     /**
+     * Changes in `states` whose deadline has come (`expiresAt` at or before `now`, by default the store's
+     * clock), soonest deadline first (then by id), `limit` of them after `after` (the last of the page
+     * before): pages that reach every due change, whatever waits with a later deadline.
+     */
+    due(
+      states: readonly ChangeState[],
+      page: { limit: number; after?: Pick<ChangeRecord, 'expiresAt' | 'id'>; now?: Date },
+    ): Promise<ChangeRecord[]>;
+    /**
      * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
      * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
      */

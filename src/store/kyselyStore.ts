@@ -98,6 +98,26 @@ export function createKyselyStore(
         return (await query.execute()).map(toChange);
       },
 
+      async due(states, { limit, after, now }) {
+        if (states.length === 0) return [];
+        // In deadline order, so one page after another (keyset, not offset: the sweep moves what it
+        // read out of these states) reaches every due change, however many wait with later deadlines.
+        // Found by the (state, expires_at) index of 0001.
+        let query = db
+          .selectFrom('changes')
+          .selectAll()
+          .where('state', 'in', states)
+          .where('expires_at', '<=', now === undefined ? storeClockMs(engine) : now.getTime())
+          .orderBy('expires_at')
+          .orderBy('id')
+          .limit(limit);
+        if (after !== undefined)
+          query = query.where((eb) =>
+            eb(eb.refTuple('expires_at', 'id'), '>', eb.tuple(after.expiresAt.getTime(), after.id)),
+          );
+        return (await query.execute()).map(toChange);
+      },
+
       async orphanSending(live, result, now) {
         // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
         if (live.length === 0) return [];
