@@ -69,12 +69,13 @@ export class ChangeJournal {
     correlationId: string,
   ): Promise<ChangeRecord> {
     const now = this.#now();
+    const id = randomBytes(12).toString('base64url');
     const record: ChangeRecord = {
-      id: randomBytes(12).toString('base64url'),
+      id,
       operation: spec.operation,
       command,
       target: made.target,
-      parameters: this.#sealed(spec, made.parameters),
+      parameters: this.#sealed(spec, made.parameters, id),
       preview: made.recorded,
       requestedById: requester.id,
       requestedByName: requester.name,
@@ -100,25 +101,26 @@ export class ChangeJournal {
 
   /**
    * The parameters to send, secrets unsealed: only in memory, only for the call. Throws a UserError when
-   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed), so nothing is sent.
+   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed, it was sealed for another
+   * record or field, or before sealed values were bound to theirs), so nothing is sent.
    */
   sendable(record: ChangeRecord, spec: JournalledChange): Record<string, unknown> {
     const clear: Record<string, unknown> = { ...record.parameters };
     for (const key of spec.secrets ?? []) {
       const value = clear[key];
       if (!isSealed(value)) continue;
-      const secret = this.#seal.unseal(value);
+      const secret = this.#seal.unseal(value, { record: record.id, field: key });
       if (secret === undefined) throw new UserError(message('changes.secret_unreadable', { option: key }));
       clear[key] = secret;
     }
     return clear;
   }
 
-  #sealed(spec: JournalledChange, parameters: object): Record<string, unknown> {
+  #sealed(spec: JournalledChange, parameters: object, record: string): Record<string, unknown> {
     const copy: Record<string, unknown> = { ...parameters };
     for (const key of spec.secrets ?? []) {
       const value = copy[key];
-      if (typeof value === 'string') copy[key] = this.#seal.seal(value);
+      if (typeof value === 'string') copy[key] = this.#seal.seal(value, { record, field: key });
     }
     return copy;
   }

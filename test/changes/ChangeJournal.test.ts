@@ -1,12 +1,14 @@
-// The change journal over a real store, on both engines: the overdue sweep's read reaches every change past
-// its deadline, however many others wait.
+// The change journal over a real store, on both engines: sealed secrets open only in the record and field
+// they were typed for, and the overdue sweep's read reaches every change past its deadline, however many
+// others wait.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ChangeJournal, type JournalledChange, type Requester } from '../../src/changes/ChangeJournal.js';
-import { SecretSeal } from '../../src/changes/SecretSeal.js';
+import { isSealed, SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { ChangeOperation } from '../../src/hosting/operations.js';
+import { UserError } from '../../src/replies/UserError.js';
 import { type ChangeRecord, type NewChange, openStore, type Store } from '../../src/store/index.js';
 import { createDatabase } from '../support/startPostgres.js';
 
@@ -56,6 +58,64 @@ describe.each(engines)('$engine ChangeJournal', ({ url }) => {
     if (!record) throw new Error(`no record ${id}`);
     return record;
   };
+  /** Rewrites a pending record's parameters, as whoever can write the store could. */
+  const rewrite = async (id: string, parameters: Record<string, unknown>) => {
+    expect(await store.changes.transition(id, 'pending', 'pending', { parameters })).toBe(true);
+    return stored(id);
+  };
+  const unreadable = (record: ChangeRecord, option: string) => {
+    let thrown: unknown;
+    try {
+      journal.sendable(record, SPEC);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UserError);
+    expect((thrown as UserError).text).toEqual({ key: 'changes.secret_unreadable', params: { option } });
+  };
+
+  it('keeps a secret sealed in its record and opens it there for the send', async () => {
+    const record = await stored((await open({ license: 'LICENSE-AAAA-1111', ip: '203.0.113.9' })).id);
+    expect(JSON.stringify(record)).not.toContain('LICENSE-AAAA');
+    expect(record.parameters.license).toMatchObject({
+      mask: '…1111',
+      sealed: expect.stringMatching(/^v2\./),
+    });
+    expect(journal.sendable(record, SPEC)).toEqual({ license: 'LICENSE-AAAA-1111', ip: '203.0.113.9' });
+  });
+
+  it('a sealed secret moved to another record does not open there: nothing can be sent with it', async () => {
+    const mine = await stored((await open({ license: 'LICENSE-MINE-2222', ip: '203.0.113.9' })).id);
+    const theirs = await open({ license: 'LICENSE-THEIRS-3333', ip: '198.51.100.66' });
+    const moved = await rewrite(theirs.id, { ...theirs.parameters, license: mine.parameters.license });
+    unreadable(moved, 'license');
+    // Where it belongs it still opens.
+    expect(journal.sendable(mine, SPEC).license).toBe('LICENSE-MINE-2222');
+  });
+
+  it('a sealed secret moved to another field of its own record does not open there', async () => {
+    const record = await stored((await open({ license: 'LICENSE-FIELD-4444', spare: 'SPARE-5555' })).id);
+    const moved = await rewrite(record.id, {
+      license: record.parameters.spare,
+      spare: record.parameters.spare,
+    });
+    unreadable(moved, 'license');
+    const swapped = await rewrite(record.id, {
+      license: record.parameters.spare,
+      spare: record.parameters.license,
+    });
+    unreadable(swapped, 'license');
+  });
+
+  it('a secret sealed before the binding (v1) fails the send, saying so', async () => {
+    const record = await stored((await open({ license: 'LICENSE-OLD0-6666' })).id);
+    const sealed = record.parameters.license;
+    if (!isSealed(sealed)) throw new Error('not sealed');
+    const legacy = await rewrite(record.id, {
+      license: { ...sealed, sealed: sealed.sealed.replace(/^v2/, 'v1') },
+    });
+    unreadable(legacy, 'license');
+  });
 
   it('overdue: a prompt past its deadline is found behind 600 open approvals created before it', async () => {
     const now = Date.now();
