@@ -50,6 +50,10 @@ export interface MadeChange {
   readonly recorded: LocalizedPreview;
 }
 
+/** The states with a deadline: a prompt's, or an approval request's. */
+const WAITING: readonly ChangeState[] = ['pending', 'awaiting_approval'];
+const OVERDUE_PAGE = 100;
+
 /** Where a change ends once it has been sent. */
 export type SentState = 'done' | 'failed' | 'unknown';
 
@@ -83,12 +87,13 @@ export class ChangeJournal {
     correlationId: string,
   ): Promise<ChangeRecord> {
     const now = this.#now();
+    const id = randomBytes(12).toString('base64url');
     const record: ChangeRecord = {
-      id: randomBytes(12).toString('base64url'),
+      id,
       operation: spec.operation,
       command,
       target: made.target,
-      parameters: this.#sealed(spec, made.parameters),
+      parameters: this.#sealed(spec, made.parameters, id),
       preview: made.recorded,
       requestedById: requester.id,
       requestedByName: requester.name,
@@ -114,25 +119,26 @@ export class ChangeJournal {
 
   /**
    * The parameters to send, secrets unsealed: only in memory, only for the call. Throws a UserError when
-   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed), so nothing is sent.
+   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed, it was sealed for another
+   * record or field, or before sealed values were bound to theirs), so nothing is sent.
    */
   sendable(record: ChangeRecord, spec: JournalledChange): Record<string, unknown> {
     const clear: Record<string, unknown> = { ...record.parameters };
     for (const key of spec.secrets ?? []) {
       const value = clear[key];
       if (!isSealed(value)) continue;
-      const secret = this.#seal.unseal(value);
+      const secret = this.#seal.unseal(value, { record: record.id, field: key });
       if (secret === undefined) throw new UserError(message('changes.secret_unreadable', { option: key }));
       clear[key] = secret;
     }
     return clear;
   }
 
-  #sealed(spec: JournalledChange, parameters: object): Record<string, unknown> {
+  #sealed(spec: JournalledChange, parameters: object, record: string): Record<string, unknown> {
     const copy: Record<string, unknown> = { ...parameters };
     for (const key of spec.secrets ?? []) {
       const value = copy[key];
-      if (typeof value === 'string') copy[key] = this.#seal.seal(value);
+      if (typeof value === 'string') copy[key] = this.#seal.seal(value, { record, field: key });
     }
     return copy;
   }
@@ -270,11 +276,23 @@ export class ChangeJournal {
     );
   }
 
-  /** Pending or awaiting changes past their deadline: of a previous run, or of another replica. */
-  async overdue(): Promise<ChangeRecord[]> {
-    const now = this.#now().getTime();
-    const pending = await this.#store.changes.listByState(['pending', 'awaiting_approval'], 500);
-    return pending.filter((record) => record.expiresAt.getTime() <= now);
+  /**
+   * Pending or awaiting changes past their deadline by the store's clock (of a previous run, or of
+   * another replica), in deadline order: every one, however many others wait with later deadlines (an
+   * approval waits for days). Read a page at a time as the caller ends them, so a backlog is never held
+   * in memory whole.
+   */
+  async *overdue(): AsyncGenerator<ChangeRecord> {
+    let after: ChangeRecord | undefined;
+    for (;;) {
+      const page = await this.#store.changes.due(WAITING, {
+        limit: OVERDUE_PAGE,
+        ...(after && { after }),
+      });
+      yield* page;
+      after = page.at(-1);
+      if (page.length < OVERDUE_PAGE) return;
+    }
   }
 }
 

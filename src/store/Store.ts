@@ -124,8 +124,12 @@ export interface OpenForm {
   /** The command's own state for its submit (JSON). */
   state: Record<string, unknown>;
   correlationId: string;
+  /** By the store's clock. */
   expiresAt: Date;
 }
+
+/** A form being opened: it stays open for `openForMs` from now by the store's clock. */
+export type NewForm = Omit<OpenForm, 'expiresAt'> & { openForMs: number };
 
 /** A bot answers Discord; a console session only sends what its one user confirms. */
 export type ReplicaRole = 'bot' | 'console';
@@ -248,6 +252,15 @@ export interface Store {
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
     /**
+     * Changes in `states` whose deadline has come (`expiresAt` at or before `now`, by default the store's
+     * clock), soonest deadline first (then by id), `limit` of them after `after` (the last of the page
+     * before): pages that reach every due change, whatever waits with a later deadline.
+     */
+    due(
+      states: readonly ChangeState[],
+      page: { limit: number; after?: Pick<ChangeRecord, 'expiresAt' | 'id'>; now?: Date },
+    ): Promise<ChangeRecord[]>;
+    /**
      * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
      * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
      */
@@ -318,15 +331,19 @@ export interface Store {
     get(key: string): Promise<string | undefined>;
     put(key: string, value: string, now: Date): Promise<void>;
   };
+  /**
+   * Forms are opened, taken and purged by the store's clock alone: the replica that opens one and the
+   * one that receives its submit may disagree about the time.
+   */
   readonly forms: {
-    open(form: OpenForm): Promise<void>;
+    open(form: NewForm): Promise<void>;
     /**
-     * Removes and returns the form if it is this owner's and still open at `now`: of two submits, or
-     * two replicas receiving one, exactly one gets it.
+     * Removes and returns the form if it is this owner's and still open: of two submits, or two
+     * replicas receiving one, exactly one gets it.
      */
-    take(id: string, ownerId: string, now: Date): Promise<OpenForm | undefined>;
-    /** Forgets forms that closed before `now` (never submitted); returns how many. */
-    purgeExpired(now: Date): Promise<number>;
+    take(id: string, ownerId: string): Promise<OpenForm | undefined>;
+    /** Forgets forms that have closed (never submitted); returns how many. */
+    purgeExpired(): Promise<number>;
   };
   readonly audit: {
     /** Returns the new entry's id. */

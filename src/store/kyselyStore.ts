@@ -17,6 +17,7 @@ import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { storeClockMs } from './storeClockMs.js';
 import { isUniqueViolation, TargetBusyError } from './TargetBusyError.js';
 import { targetIndexer } from './targetIndexer.js';
 import { watchQueries } from './watchQueries.js';
@@ -106,6 +107,26 @@ export function createKyselyStore(
         return (await query.execute()).map(toChange);
       },
 
+      async due(states, { limit, after, now }) {
+        if (states.length === 0) return [];
+        // In deadline order, so one page after another (keyset, not offset: the sweep moves what it
+        // read out of these states) reaches every due change, however many wait with later deadlines.
+        // Found by the (state, expires_at) index of 0001.
+        let query = db
+          .selectFrom('changes')
+          .selectAll()
+          .where('state', 'in', states)
+          .where('expires_at', '<=', now === undefined ? storeClockMs(engine) : now.getTime())
+          .orderBy('expires_at')
+          .orderBy('id')
+          .limit(limit);
+        if (after !== undefined)
+          query = query.where((eb) =>
+            eb(eb.refTuple('expires_at', 'id'), '>', eb.tuple(after.expiresAt.getTime(), after.id)),
+          );
+        return (await query.execute()).map(toChange);
+      },
+
       async orphanSending(live, result, now) {
         // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
         if (live.length === 0) return [];
@@ -170,7 +191,7 @@ export function createKyselyStore(
       },
     },
 
-    ...sharedStateQueries(db),
+    ...sharedStateQueries(db, engine),
 
     audit: {
       async insert(entry) {
@@ -334,9 +355,3 @@ const claimStatement = (claims: readonly Claim[]) =>
   sql<{ interaction_id: string }>`insert into interaction_claims (interaction_id, replica_id, claimed_at)
     values ${sql.join(claims.map(({ id, replicaId, at }) => sql`(${id}, ${replicaId}, ${at})`))}
     on conflict do nothing returning interaction_id`;
-
-function storeClockMs(engine: Engine) {
-  return engine === 'postgres'
-    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-    : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
-}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
 import {
   type NewAuditEntry,
@@ -378,6 +378,94 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await ids()).toEqual([records[1]?.id, records[3]?.id, records[0]?.id]);
       expect(await ids(2)).toEqual([records[1]?.id, records[3]?.id]);
       expect(await own.changes.listByState([])).toEqual([]);
+    });
+    it('due: every change in the given states whose deadline has come, deadline order, page by page', async () => {
+      const own = await fresh('due');
+      // Letters only, so the id order is the same in JS as in any collation PostgreSQL may have.
+      const named = (id: string, overrides: Partial<NewChange>) => change({ id, ...overrides });
+      const dueOnes = [
+        named('dueb', { state: 'awaiting_approval', expiresAt: at(1) }),
+        // Equal deadlines: a page may end between them, and the next one must go on from its id.
+        named('duee', { expiresAt: at(2) }),
+        named('duec', { expiresAt: at(2) }),
+        named('dued', { state: 'awaiting_approval', expiresAt: at(2) }),
+        named('duea', { expiresAt: at(3) }),
+      ];
+      const others = [
+        named('laterb', { expiresAt: at(11) }),
+        named('latera', { state: 'awaiting_approval', expiresAt: at(7 * 24 * 60 * MINUTE) }),
+        named('sendingz', { state: 'sending', expiresAt: at(0) }),
+        named('expiredz', { state: 'expired', expiresAt: at(0) }),
+      ];
+      // Inserted newest deadline first, so neither insertion nor creation order is the answer.
+      for (const record of [...others, ...dueOnes].reverse()) await own.changes.insert(record);
+      const expected = ['dueb', 'duec', 'dued', 'duee', 'duea'];
+      const states = ['pending', 'awaiting_approval'] as const;
+      for (const limit of [1, 2, 3, 4, 5, 6]) {
+        const read: string[] = [];
+        let after: { expiresAt: Date; id: string } | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await own.changes.due(states, { limit, now: at(10), ...(after && { after }) });
+          read.push(...page.map((record) => record.id));
+          after = page.at(-1);
+          if (page.length < limit) break;
+        }
+        expect(read, `pages of ${limit}`).toEqual(expected);
+      }
+      // A deadline exactly now is due; one a millisecond later is not.
+      expect((await own.changes.due(states, { limit: 10, now: at(11) })).map((r) => r.id)).toContain(
+        'laterb',
+      );
+      expect((await own.changes.due(states, { limit: 10, now: at(10) })).map((r) => r.id)).not.toContain(
+        'laterb',
+      );
+      expect(await own.changes.due([], { limit: 10, now: at(10) })).toEqual([]);
+    });
+
+    describe('by the store clock, whatever this process’s clock says', () => {
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+      /** This process's clock set off by `offsetMs` (Date only: timers and the database's clock run on). */
+      const skewLocalClock = (offsetMs: number) => {
+        const real = Date.now();
+        vi.useFakeTimers({ toFake: ['Date'], now: real + offsetMs });
+      };
+
+      it('due: judged by the store clock unless told the time', async () => {
+        const own = await fresh('due-clock');
+        const overdue = change({ expiresAt: new Date(Date.now() - MINUTE) });
+        const open = change({ expiresAt: new Date(Date.now() + 10 * MINUTE) });
+        for (const record of [overdue, open]) await own.changes.insert(record);
+        skewLocalClock(60 * MINUTE);
+        expect((await own.changes.due(['pending'], { limit: 10 })).map((r) => r.id)).toEqual([overdue.id]);
+        skewLocalClock(-60 * MINUTE);
+        expect((await own.changes.due(['pending'], { limit: 10 })).map((r) => r.id)).toEqual([overdue.id]);
+      });
+
+      it('forms: open for their time by the store clock, whoever opens, takes or purges them', async () => {
+        const own = await fresh('forms-clock');
+        const form = { ownerId: 'u1', command: '/domain dns', state: { n: 1 }, correlationId: 'f' };
+        // Opened where the clock is 10 minutes behind, for 14 minutes.
+        skewLocalClock(-10 * MINUTE);
+        await own.forms.open({ ...form, id: 'open', openForMs: 14 * MINUTE });
+        await own.forms.open({ ...form, id: 'closed', openForMs: -1 });
+        await own.forms.open({ ...form, id: 'other', openForMs: 14 * MINUTE });
+        // Purged and taken where it is 20 minutes ahead: by the store's clock it opened just now.
+        skewLocalClock(20 * MINUTE);
+        expect(await own.forms.purgeExpired()).toBe(1);
+        expect(await own.forms.take('closed', 'u1')).toBeUndefined();
+        expect(await own.forms.take('open', 'someone else')).toBeUndefined();
+        const taken = await own.forms.take('open', 'u1');
+        expect(taken).toMatchObject({ id: 'open', ownerId: 'u1', state: { n: 1 }, correlationId: 'f' });
+        vi.useRealTimers();
+        const leftMs = (taken?.expiresAt.getTime() ?? 0) - Date.now();
+        expect(leftMs).toBeGreaterThan(13 * MINUTE);
+        expect(leftMs).toBeLessThanOrEqual(14 * MINUTE);
+        // Once: a second submit finds it gone.
+        expect(await own.forms.take('open', 'u1')).toBeUndefined();
+        expect(await own.forms.take('other', 'u1')).toBeDefined();
+      });
     });
   });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { maskSecret } from '../../src/changes/maskSecret.js';
 import { CopyStoreError, copyStore } from '../../src/store/copyStore.js';
 import {
@@ -78,6 +78,24 @@ function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
     changeId: null,
     ...overrides,
   };
+}
+
+/**
+ * A replica's heartbeat on the store at `url`: by the store's clock, or `offsetMs` from now by this host's
+ * (a heartbeat from the past, for a process that stopped).
+ */
+async function lastHeartbeat(
+  url: string,
+  replica: { replicaId: string; host: string; pid: number },
+  offsetMs?: number,
+): Promise<void> {
+  const store = await openStore(url);
+  try {
+    const at = offsetMs === undefined ? undefined : new Date(Date.now() + offsetMs);
+    await store.replicas.heartbeat({ ...replica, role: 'bot', startedAt: new Date() }, at);
+  } finally {
+    await store.close();
+  }
 }
 
 /** A change in every state, each the way the journal leaves it; returns their ids. */
@@ -307,14 +325,59 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     expect(await target.changes.listByState(ALL_STATES)).toEqual([]);
 
     // Once the lease has run out (a killed process), the copy goes ahead.
-    const later = () => new Date(Date.now() + 16_000);
-    expect(await copyStore({ from: source, to, now: later })).toEqual({
+    await lastHeartbeat(source, { replicaId: 'live-one', host: 'ops-host', pid: 4242 }, -16_000);
+    expect(await copyStore({ from: source, to })).toEqual({
       changes: 1,
       audit: 0,
       watched: 0,
       alerts: 0,
       dnsSets: 0,
     });
+  });
+
+  describe('judges heartbeats by the store clock that stamped them, not by this host’s', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** This host's clock set off by `offsetMs` (Date only: timers and the databases' clocks run on). */
+    const skewLocalClock = (offsetMs: number) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + offsetMs });
+    };
+
+    /** A source holding one change, an empty target, and a heartbeat on the `side` one. */
+    async function storesWithHeartbeat(side: string, label: string, offsetMs?: number) {
+      const source = sqliteUrl();
+      const to = await postgresUrl(label);
+      const seeded = await openStore(source);
+      await seeded.changes.insert(change());
+      await seeded.close();
+      await lastHeartbeat(side === '--from' ? source : to, { replicaId: 'r', host: 'h', pid: 9 }, offsetMs);
+      return { source, to };
+    }
+    const sides = [
+      { engine: 'sqlite', side: '--from' },
+      { engine: 'postgres', side: '--to' },
+    ];
+
+    it.each(sides)('$engine ($side): live while this host’s clock runs a minute ahead', async ({ side }) => {
+      // Stamped by the store's clock, as every replica does.
+      const { source, to } = await storesWithHeartbeat(side, 'skew_ahead');
+      skewLocalClock(MINUTE);
+      await expect(copyStore({ from: source, to })).rejects.toThrow(
+        new RegExp(`^${side}: HostOps is running on this store \\(h, pid 9\\)`),
+      );
+      vi.useRealTimers();
+      expect(await (await open(to)).changes.listByState(ALL_STATES)).toEqual([]);
+    });
+
+    it.each(sides)(
+      '$engine ($side): stopped while this host’s clock runs a minute behind',
+      async ({ side }) => {
+        const { source, to } = await storesWithHeartbeat(side, 'skew_behind', -16_000);
+        skewLocalClock(-MINUTE);
+        expect((await copyStore({ from: source, to })).changes).toBe(1);
+      },
+    );
   });
 
   it('refuses while a HostOps replica is live on the target', async () => {

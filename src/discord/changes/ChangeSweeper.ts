@@ -32,7 +32,7 @@ export class ChangeSweeper {
   async sweep(): Promise<void> {
     const { journal, answers, messages, logger } = this.state.deps;
     try {
-      for (const record of await journal.overdue()) await this.expire(record.id, record);
+      for await (const record of journal.overdue()) await this.expire(record.id, record);
       const live = await this.state.deps.liveReplicas();
       for (const record of await journal.orphans(live)) {
         const invocation = this.state.invocationOf(record);
