@@ -22,13 +22,12 @@ import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
 import { approvalRequest, closedMessage, statusBody, unknownReason } from './renderChange.js';
 
-/** A sent change's state from its error: unknown only where the request may have been carried out. */
-function sentState(error: unknown, spec: AnyChangeSpec): SentState {
-  if (!(error instanceof HostingApiError)) return 'failed';
-  if (error.kind === 'outcome_unknown') return 'unknown';
-  // A PUT that timed out may have been applied; being idempotent, it can simply be sent again.
-  if (spec.repeatable && error.kind === 'timeout') return 'unknown';
-  return 'failed';
+/**
+ * A sent change's state from its error: unknown wherever the request may have been carried out (the
+ * client says so of any attempt that may have reached the provider, a PUT's retries included).
+ */
+function sentState(error: unknown): SentState {
+  return error instanceof HostingApiError && error.kind === 'outcome_unknown' ? 'unknown' : 'failed';
 }
 
 /** Confirmed, but a second person must approve (ApprovalFlow): nothing is sent yet. */
@@ -189,7 +188,7 @@ export class ChangeSender {
     const description = describeError(error, record.correlationId, t);
     answers.log(invocation, error, description.unexpected);
     if (!state.sending.delete(record.id)) return;
-    const sent = sentState(error, spec);
+    const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
     const settled = await journal.settle(record, 'sending', sent, {
       error: kind,
