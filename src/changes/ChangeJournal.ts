@@ -4,7 +4,7 @@ import type { Locale } from '../i18n/locales.js';
 import { message } from '../i18n/Translator.js';
 import type { LocalizedPreview } from '../replies/ReplyBody.js';
 import { UserError } from '../replies/UserError.js';
-import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
+import type { ChangePatch, ChangeRecord, ChangeState, DnsSet, Store } from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
 import { isSealed, type SecretSeal } from './SecretSeal.js';
 
@@ -17,11 +17,16 @@ export interface Requester {
   locale: Locale;
 }
 
+/** A DNS record set a change sends: the domain (ASCII) and the records as encoded for the API. */
+export type SetToSend = Pick<DnsSet, 'domain' | 'records'>;
+
 /** What the journal needs of a change's definition (a command's change handler satisfies it). */
 export interface JournalledChange {
   readonly operation: ChangeOperation;
   /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
   readonly secrets?: readonly string[];
+  /** The DNS record set it sends: stored with its move to `sending`, so it is remembered however it ends. */
+  dnsSet?(parameters: Record<string, unknown>): SetToSend;
 }
 
 /** A change as its command made it: what the record keeps of it besides who asked. */
@@ -130,9 +135,15 @@ export class ChangeJournal {
       'pending',
       'sending',
       // The sending replica's heartbeat is the lease: if it dies, another replica records `unknown`.
-      { parameters: masked(spec, record.parameters), replicaId: this.#replicaId },
+      { parameters: masked(spec, record.parameters), ...this.#sending(record, spec) },
       { now, notExpiredAt: now },
     );
+  }
+
+  /** What every move to `sending` writes: this replica's lease, and the DNS set the change sends. */
+  #sending(record: ChangeRecord, spec: JournalledChange): ChangePatch {
+    const sends = spec.dnsSet?.(record.parameters);
+    return { replicaId: this.#replicaId, ...(sends && { sends }) };
   }
 
   /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
@@ -165,7 +176,7 @@ export class ChangeJournal {
       'sending',
       {
         parameters: masked(spec, record.parameters),
-        replicaId: this.#replicaId,
+        ...this.#sending(record, spec),
         approval: { ...(record.approval ?? {}), approvedById: approver.id, approvedByName: approver.name },
       },
       { now, notExpiredAt: now },
@@ -189,14 +200,10 @@ export class ChangeJournal {
   }
 
   /** unknown → sending: the same change once more (only for repeatable ones). */
-  resend(record: ChangeRecord): Promise<boolean> {
-    return this.#store.changes.transition(
-      record.id,
-      'unknown',
-      'sending',
-      { replicaId: this.#replicaId },
-      { now: this.#now() },
-    );
+  resend(record: ChangeRecord, spec: JournalledChange): Promise<boolean> {
+    return this.#store.changes.transition(record.id, 'unknown', 'sending', this.#sending(record, spec), {
+      now: this.#now(),
+    });
   }
 
   /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */
@@ -243,7 +250,7 @@ export class ChangeJournal {
 }
 
 /** The parameters with every secret, clear or sealed, replaced by its last four characters. */
-export function masked(spec: JournalledChange, parameters: object): Record<string, unknown> {
+export function masked(spec: Pick<JournalledChange, 'secrets'>, parameters: object): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...parameters };
   for (const key of spec.secrets ?? []) {
     const value = copy[key];

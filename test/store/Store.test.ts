@@ -1,49 +1,17 @@
 // The same behaviour, checked against both engines: a SQLite file and a real PostgreSQL server.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
-import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
+import { type NewAuditEntry, openStore, type Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
-import { createDatabase } from '../support/startPostgres.js';
-
-const tmp = mkdtempSync(join(tmpdir(), 'hostops-store-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let files = 0;
-const engines = [
-  { engine: 'sqlite', freshUrl: async (label: string) => `sqlite:${join(tmp, `${label}-${++files}.db`)}` },
-  { engine: 'postgres', freshUrl: (label: string) => createDatabase(inject('postgresUrl'), label) },
-] as const;
-
-const T0 = Date.parse('2030-01-01T12:00:00.000Z');
-const at = (offsetMs: number) => new Date(T0 + offsetMs);
-const MINUTE = 60_000;
-
-const newId = () => randomBytes(12).toString('base64url');
-
-function change(overrides: Partial<NewChange> = {}): NewChange {
-  return {
-    id: newId(),
-    operation: 'registerDomain',
-    command: '/domain register',
-    target: 'example.com',
-    parameters: { domain: 'example.com', ns: ['ns1.example.net', 'ns2.example.net'] },
-    preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
-    requestedById: '100000000000000001',
-    requestedByName: 'alice',
-    locale: 'en',
-    guildId: '300000000000000001',
-    channelId: '400000000000000001',
-    state: 'pending',
-    correlationId: 'corr-1',
-    createdAt: at(0),
-    expiresAt: at(2 * MINUTE),
-    ...overrides,
-  };
-}
+import {
+  at,
+  newChange as change,
+  STORE_ENGINES as engines,
+  MINUTE,
+  newId,
+  rawDatabase,
+  T0,
+} from '../support/storeEngines.js';
 
 function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
   return {
@@ -116,6 +84,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0011_audit_target_search',
           '0012_audit_target_exact',
           '0013_audit_target_batched',
+          '0015_dns_set_outcome_of_change',
         ],
       ],
       ['store opened', engine, []],
@@ -126,22 +95,16 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
   it('a database one migration behind is upgraded: the up-to-date check lets the Migrator run', async () => {
     const url = await freshUrl('behind');
     await (await openStore(url)).close();
-    // As if 0013 had not run yet (it only drops a trigger if it exists, so running it again is safe).
-    const { Kysely, PostgresDialect, SqliteDialect, sql } = await import('kysely');
-    const raw = new Kysely<unknown>({
-      dialect:
-        engine === 'sqlite'
-          ? new SqliteDialect({
-              database: new (await import('better-sqlite3')).default(url.slice('sqlite:'.length)),
-            })
-          : new PostgresDialect({ pool: new (await import('pg')).default.Pool({ connectionString: url }) }),
-    });
-    await sql`delete from kysely_migration where name = '0013_audit_target_batched'`.execute(raw);
+    // As if 0015 had not run yet: the column it drops is back.
+    const { sql } = await import('kysely');
+    const raw = await rawDatabase(url);
+    await sql`alter table dns_sets add column outcome text`.execute(raw);
+    await sql`delete from kysely_migration where name = '0015_dns_set_outcome_of_change'`.execute(raw);
     await raw.destroy();
     const logs = captureLogs();
     await (await openStore(url, { logger: logs.logger })).close();
     await (await openStore(url, { logger: logs.logger })).close();
-    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0013_audit_target_batched'], []]);
+    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0015_dns_set_outcome_of_change'], []]);
   });
 
   describe('changes', () => {

@@ -148,7 +148,7 @@ export class ChangeFlow {
     const click = await this.#guard.check(interaction, id, 'send_again');
     if (!click) return;
     const { record, spec, invocation, t } = click;
-    if (!spec.repeatable || !(await this.#state.deps.journal.resend(record))) {
+    if (!spec.repeatable || !(await this.#state.deps.journal.resend(record, spec))) {
       await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
       return;
     }

@@ -125,7 +125,6 @@ export class ChangeSender {
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
-    await this.#remember(record, spec, 'done', invocation);
     // Its data goes with the private part: to whoever confirmed, the requester or the approver.
     answers.data(
       interaction,
@@ -198,7 +197,6 @@ export class ChangeSender {
       await this.#leaseLost(interaction, record, invocation, t, sent);
       return;
     }
-    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
@@ -219,21 +217,6 @@ export class ChangeSender {
     await answers.finish(invocation, sent, kind);
     if (sent === 'unknown' && spec.readBack) {
       state.track(readBackChange(state, interaction, record, spec, invocation, t));
-    }
-  }
-
-  /** What a change keeps beyond its record; never fails the change (it was sent). */
-  async #remember(
-    record: ChangeRecord,
-    spec: AnyChangeSpec,
-    outcome: 'done' | 'unknown',
-    invocation: Invocation,
-  ): Promise<void> {
-    if (!spec.remember) return;
-    try {
-      await spec.remember(record, outcome, { store: this.state.deps.store, now: this.state.deps.now });
-    } catch (error) {
-      invocation.logger.error({ err: error, change: record.id }, 'could not remember the sent change');
     }
   }
 
