@@ -227,6 +227,6 @@ export class ChangeFlow {
   }
 
   abandonSending(): Promise<void> {
-    return this.#sweeper.abandonSending();
+    return this.#sender.abandonSending();
   }
 }

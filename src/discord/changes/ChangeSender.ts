@@ -17,7 +17,7 @@ import { ephemeral, type Invocation } from '../Answers.js';
 import type { AnyChangeSpec, ChangeOutcome } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
-import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
+import type { Approver, ChangeFlowState, Sending } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
 import { approvalRequest, closedMessage, statusBody, unknownReason } from './renderChange.js';
@@ -100,8 +100,10 @@ export class ChangeSender {
       );
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
-      await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false });
-      await answers.finish(invocation, 'failed', 'not acknowledged');
+      // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
+      if (await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false })) {
+        await answers.finish(invocation, 'failed', 'not acknowledged');
+      }
       return;
     }
     invocation.logger.info(
@@ -221,17 +223,44 @@ export class ChangeSender {
   }
 
   /**
-   * The provider answered, but this replica no longer held the change's lease: another one found it
-   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record;
-   * the prompt says the same, and what only this replica has (a generated password) still reaches the
-   * one who confirmed, privately.
+   * Shutdown, out of time: a change still waiting for the provider was sent, so its outcome is unknown —
+   * recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
+   * lease meanwhile, the one that already did.
+   */
+  async abandonSending(): Promise<void> {
+    const { state } = this;
+    const abandoned = [...state.sending.values()];
+    state.sending.clear();
+    await Promise.all(abandoned.map((sending) => this.#abandon(sending)));
+  }
+
+  async #abandon({ interaction, record, invocation, t }: Sending): Promise<void> {
+    const { journal, answers } = this.state.deps;
+    if (!(await journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' }))) {
+      await this.#leaseLost(interaction, record, invocation, t, 'no answer before shutdown');
+      return;
+    }
+    const status = t('changes.outcome.shutdown', {
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply(statusBody(record, t, Colour.danger, status)),
+    );
+    await answers.finish(invocation, 'unknown', 'shutdown');
+  }
+
+  /**
+   * This replica's settling was refused: it no longer held the change's lease, and another one found it
+   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record,
+   * told by that replica alone; the prompt (which only this one can edit) says the same, and what only
+   * this replica has (a generated password) still reaches the one who confirmed, privately.
    */
   async #leaseLost(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     invocation: Invocation,
     t: Translator,
-    answered: SentState,
+    answered: SentState | 'no answer before shutdown',
     privatePart?: ReplyBody,
   ): Promise<void> {
     const { answers } = this.state.deps;
