@@ -147,19 +147,7 @@ export const dnsChange = change<DnsSubmission>({
       ...(files.length > 0 ? { files } : {}),
     };
   },
-  remember: async (record, outcome, { store, now }) => {
-    const { domain, records } = record.parameters as unknown as DnsSubmission;
-    await store.dnsSets.record({
-      changeId: record.id,
-      domain: domain.ascii,
-      records: encodeDnsRecords(records),
-      outcome,
-      sentById: record.requestedById,
-      sentByName: record.requestedByName,
-      sentAt: now(),
-      correlationId: record.correlationId,
-    });
-  },
+  dnsSet: ({ domain, records }) => ({ domain: domain.ascii, records: encodeDnsRecords(records) }),
   // Back to the set sent before the one this change sent.
   revert: async (record, { store }) => {
     const sent = await store.dnsSets.get(record.id);

@@ -8,6 +8,7 @@ import {
   type ChangePatch,
   type ChangeRecord,
   type ChangeState,
+  type DnsSet,
   type Store,
   TargetBusyError,
   type TransitionOptions,
@@ -24,6 +25,9 @@ export interface Requester {
   locale: Locale;
 }
 
+/** A DNS record set a change sends: the domain (ASCII) and the records as encoded for the API. */
+export type SetToSend = Pick<DnsSet, 'domain' | 'records'>;
+
 /** What the journal needs of a change's definition (a command's change handler satisfies it). */
 export interface JournalledChange {
   readonly operation: ChangeOperation;
@@ -34,6 +38,8 @@ export interface JournalledChange {
    * the check, made once the change is claimed, sees every change of that target sent before it.
    */
   readonly recheck?: unknown;
+  /** The DNS record set it sends: stored with its move to `sending`, so it is remembered however it ends. */
+  dnsSet?(parameters: Record<string, unknown>): SetToSend;
 }
 
 /**
@@ -154,7 +160,7 @@ export class ChangeJournal {
       spec,
       'pending',
       // The sending replica's heartbeat is the lease: if it dies, another replica records `unknown`.
-      { parameters: masked(spec, record.parameters), replicaId: this.#replicaId },
+      { parameters: masked(spec, record.parameters), ...this.#sending(record, spec) },
       { now, notExpiredAt: now },
     );
   }
@@ -181,6 +187,12 @@ export class ChangeJournal {
       if (error instanceof TargetBusyError) return 'busy';
       throw error;
     }
+  }
+
+  /** What every move to `sending` writes: this replica's lease, and the DNS set the change sends. */
+  #sending(record: ChangeRecord, spec: JournalledChange): ChangePatch {
+    const sends = spec.dnsSet?.(record.parameters);
+    return { replicaId: this.#replicaId, ...(sends && { sends }) };
   }
 
   /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
@@ -213,7 +225,7 @@ export class ChangeJournal {
       'awaiting_approval',
       {
         parameters: masked(spec, record.parameters),
-        replicaId: this.#replicaId,
+        ...this.#sending(record, spec),
         approval: { ...(record.approval ?? {}), approvedById: approver.id, approvedByName: approver.name },
       },
       { now, notExpiredAt: now },
@@ -238,7 +250,7 @@ export class ChangeJournal {
 
   /** unknown → sending: the same change once more (only for repeatable ones). */
   resend(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
-    return this.#toSending(record, spec, 'unknown', { replicaId: this.#replicaId }, { now: this.#now() });
+    return this.#toSending(record, spec, 'unknown', this.#sending(record, spec), { now: this.#now() });
   }
 
   /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */
@@ -297,7 +309,7 @@ export class ChangeJournal {
 }
 
 /** The parameters with every secret, clear or sealed, replaced by its last four characters. */
-export function masked(spec: JournalledChange, parameters: object): Record<string, unknown> {
+export function masked(spec: Pick<JournalledChange, 'secrets'>, parameters: object): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...parameters };
   for (const key of spec.secrets ?? []) {
     const value = copy[key];

@@ -5,7 +5,7 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { masked } from '../changes/ChangeJournal.js';
+import { masked, type SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import type { CallOptions, HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
@@ -71,7 +71,7 @@ export interface PrepareContext {
   t: Translator;
 }
 
-/** What a change's `remember` and `revert` may use. */
+/** What a change's `revert` may use. */
 export interface MemoryContext {
   store: Store;
   now: () => Date;
@@ -158,8 +158,12 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
    * Such changes are sent one at a time per target, so this sees every change of the target sent before.
    */
   recheck?: (parameters: P, context: PrepareContext) => Promise<Outdated<P> | undefined>;
-  /** After the change ended `done` or `unknown`: what HostOps keeps of it beyond the record (a DNS set). */
-  remember?: (record: ChangeRecord, outcome: 'done' | 'unknown', context: MemoryContext) => Promise<void>;
+  /**
+   * The DNS record set the change sends, which HostOps keeps beyond the record: written as the change is
+   * sent, remembered while it may have been applied (the change `done` or `unknown`). A method, so the
+   * journal can ask any change for it.
+   */
+  dnsSet?(parameters: P): SetToSend;
   /**
    * The parameters of a change that undoes this sent one (the public record's Revert button), or
    * undefined when there is nothing to go back to.
@@ -209,7 +213,7 @@ export type Preparing<P extends object> = PreparedChange<P> | Promise<PreparedCh
 export interface ChangeHandler<P extends object, N extends OptionNames = OptionNames>
   extends Pick<
     ChangeSpec<P, N>,
-    'tier' | 'operation' | 'secrets' | 'remember' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
+    'tier' | 'operation' | 'secrets' | 'dnsSet' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
   > {
   kind: 'change';
   // A method, so a handler typed by its own options still serves where any options are handled.

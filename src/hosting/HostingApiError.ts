@@ -3,8 +3,9 @@ import type { OperationName } from './operations.js';
 /**
  * Stable error kinds the chat layer maps to messages. `outcome_unknown` is only ever produced for changes
  * whose request may have reached the provider without an answer HostOps understood (a POST that timed out
- * or lost its connection, a PUT whose retries all failed after one lost its connection once sent, an
- * ambiguous gateway status, any change answered 2xx with an unreadable body):
+ * or lost its connection, a PUT none of whose attempts succeeded after one may have reached the provider
+ * (timed out, lost its connection once sent, got a gateway's 502/504), an ambiguous gateway status, any
+ * change answered 2xx with an unreadable body):
  * repeating it could, for example, register a domain twice, so the outcome is read back or checked first.
  */
 export type HostingErrorKind =

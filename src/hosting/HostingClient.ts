@@ -297,8 +297,9 @@ export class HostingClient {
     const deadline = performance.now() + this.#timeoutMs;
     // Only reads and the idempotent PUT may be repeated; a repeated POST could act twice.
     const maxAttempts = op.method === 'POST' ? 1 : this.#retry.maxAttempts;
-    // A PUT whose connection broke after it was sent may have been applied, whatever the retries find.
-    let mayHaveArrived = false;
+    // The first attempt of a PUT that may have reached the provider: it may have been applied, whatever
+    // the retries find.
+    let reached: HostingApiError | undefined;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const result = await this.#attempt(op, correlationId, attempt, deadline);
@@ -331,8 +332,8 @@ export class HostingClient {
         },
         'hosting api call failed',
       );
-      mayHaveArrived ||= result.mayHaveArrived === true;
-      if (!willRetry) throw op.method === 'PUT' && mayHaveArrived ? mayHaveApplied(error) : error;
+      if (result.mayHaveArrived) reached ??= error;
+      if (!willRetry) throw op.method === 'PUT' && reached ? mayHaveApplied(reached, error) : error;
       await sleep(delayMs);
     }
   }

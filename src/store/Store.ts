@@ -64,6 +64,11 @@ export interface ChangePatch {
    * another one is, the transition throws TargetBusyError and changes nothing.
    */
   serialKey?: string | null;
+  /**
+   * The DNS record set the change sends (a move to `sending`): written in the same transaction, sent at
+   * the transition's `now` and by the change's requester, once more on a resend.
+   */
+  sends?: Pick<DnsSet, 'domain' | 'records'>;
 }
 
 export interface TransitionOptions {
@@ -168,19 +173,30 @@ export interface AuditEntry {
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
   Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
 
-/** A DNS record set HostOps sent for a domain, as the change that sent it recorded it. */
-export interface DnsSet {
+/** A DNS record set a change sent (whatever became of it), as written when it was sent. */
+export interface SentDnsSet {
   changeId: string;
   /** ASCII (punycode). */
   domain: string;
   /** Exactly as encoded for the API (encodeDnsRecords). */
   records: string;
-  /** `unknown`: the request left, its answer was not understood. */
-  outcome: 'done' | 'unknown';
   sentById: string;
   sentByName: string;
+  /** When its change moved to `sending`: two sends in flight are ordered as they were sent. */
   sentAt: Date;
   correlationId: string;
+}
+
+/**
+ * The ends of a change whose DNS set may have been applied: the set is remembered, however the change
+ * settled (its sender, a read-back, the orphan sweep, a shutdown).
+ */
+export const REMEMBERED_OUTCOMES = ['done', 'unknown'] as const satisfies readonly ChangeState[];
+
+/** A DNS record set that may be the domain's: its change's outcome is `done` or `unknown`. */
+export interface DnsSet extends SentDnsSet {
+  /** Its change's state. `unknown`: the request left, its answer was not understood. */
+  outcome: (typeof REMEMBERED_OUTCOMES)[number];
 }
 
 /** Every given field must match. */
@@ -270,15 +286,21 @@ export interface Store {
       now: Date,
     ): Promise<ChangeRecord[]>;
   };
+  /**
+   * The DNS record sets HostOps sent: written with the change's move to `sending` (ChangePatch.sends),
+   * remembered while its state is `done` or `unknown` — so however the change settles, its set is
+   * remembered exactly when its outcome says it may have been applied.
+   */
   readonly dnsSets: {
-    /** Remembers a set HostOps sent (or may have sent: `unknown`); again for the same change updates it. */
-    record(set: DnsSet): Promise<void>;
-    /** The set a change sent. */
+    /** The set a change sent, if it is remembered. */
     get(changeId: string): Promise<DnsSet | undefined>;
-    /** The newest set sent for `domain`, or the newest one sent before `before` (a set of that domain). */
-    latest(domain: string, before?: DnsSet): Promise<DnsSet | undefined>;
-    /** Every set, oldest first (migrate-store). */
-    all(): Promise<DnsSet[]>;
+    /**
+     * The remembered set sent last for `domain`, or the last one sent before `before` (a set of that
+     * domain), by the time each was sent.
+     */
+    latest(domain: string, before?: SentDnsSet): Promise<DnsSet | undefined>;
+    /** Every set sent, remembered or not, oldest first (migrate-store). */
+    all(): Promise<SentDnsSet[]>;
   };
   readonly watch: {
     /**
@@ -392,7 +414,7 @@ export interface ImportRows {
   /** The watch list and the alerts already sent, so none is sent again after the move. */
   watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
   /** The DNS sets sent, so the next prompt still shows what it replaces and Revert still finds them. */
-  dnsSets?: readonly DnsSet[];
+  dnsSets?: readonly SentDnsSet[];
 }
 
 export interface WatchAlertRecord {

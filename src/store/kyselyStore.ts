@@ -10,7 +10,7 @@ import {
 } from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
 import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
-import { dnsSetQueries } from './dnsSetQueries.js';
+import { dnsSetQueries, recordSentSet } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
@@ -76,16 +76,36 @@ export function createKyselyStore(
       async transition(id, from, to, patch = {}, options = {}) {
         const states = typeof from === 'string' ? [from] : from;
         if (states.length === 0) return false;
-        let query = db
-          .updateTable('changes')
-          .set({ ...patchColumns(patch), state: to, updated_at: (options.now ?? new Date()).getTime() })
-          .where('id', '=', id)
-          .where('state', 'in', states);
-        if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
-        if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
+        const now = options.now ?? new Date();
+        const update = (on: Kysely<Database>) => {
+          let query = on
+            .updateTable('changes')
+            .set({ ...patchColumns(patch), state: to, updated_at: now.getTime() })
+            .where('id', '=', id)
+            .where('state', 'in', states);
+          if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
+          if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
+          return query;
+        };
+        const { sends } = patch;
         try {
-          const result = await query.executeTakeFirst();
-          return result.numUpdatedRows === 1n;
+          if (!sends) return (await update(db).executeTakeFirst()).numUpdatedRows === 1n;
+          // The set is written with the move that sends it, or not at all: remembered however the send ends.
+          return await db.transaction().execute(async (trx) => {
+            const sent = await update(trx)
+              .returning(['requested_by_id', 'requested_by_name', 'correlation_id'])
+              .executeTakeFirst();
+            if (!sent) return false;
+            await recordSentSet(trx, {
+              changeId: id,
+              ...sends,
+              sentById: sent.requested_by_id,
+              sentByName: sent.requested_by_name,
+              sentAt: now,
+              correlationId: sent.correlation_id,
+            });
+            return true;
+          });
         } catch (error) {
           // The only unique index an update of these columns can meet is the one sending slot per key.
           if (to === 'sending' && patch.serialKey && isUniqueViolation(error)) {

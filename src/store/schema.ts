@@ -108,7 +108,6 @@ export interface DnsSetsTable {
   change_id: string;
   domain: string;
   records: string;
-  outcome: string;
   sent_by_id: string;
   sent_by_name: string;
   sent_at: number;

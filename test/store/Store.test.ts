@@ -1,9 +1,5 @@
 // The same behaviour, checked against both engines: a SQLite file and a real PostgreSQL server.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
 import {
   type NewAuditEntry,
@@ -13,43 +9,14 @@ import {
   TargetBusyError,
 } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
-import { createDatabase } from '../support/startPostgres.js';
-
-const tmp = mkdtempSync(join(tmpdir(), 'hostops-store-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let files = 0;
-const engines = [
-  { engine: 'sqlite', freshUrl: async (label: string) => `sqlite:${join(tmp, `${label}-${++files}.db`)}` },
-  { engine: 'postgres', freshUrl: (label: string) => createDatabase(inject('postgresUrl'), label) },
-] as const;
-
-const T0 = Date.parse('2030-01-01T12:00:00.000Z');
-const at = (offsetMs: number) => new Date(T0 + offsetMs);
-const MINUTE = 60_000;
-
-const newId = () => randomBytes(12).toString('base64url');
-
-function change(overrides: Partial<NewChange> = {}): NewChange {
-  return {
-    id: newId(),
-    operation: 'registerDomain',
-    command: '/domain register',
-    target: 'example.com',
-    parameters: { domain: 'example.com', ns: ['ns1.example.net', 'ns2.example.net'] },
-    preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
-    requestedById: '100000000000000001',
-    requestedByName: 'alice',
-    locale: 'en',
-    guildId: '300000000000000001',
-    channelId: '400000000000000001',
-    state: 'pending',
-    correlationId: 'corr-1',
-    createdAt: at(0),
-    expiresAt: at(2 * MINUTE),
-    ...overrides,
-  };
-}
+import {
+  at,
+  newChange as change,
+  STORE_ENGINES as engines,
+  MINUTE,
+  newId,
+  T0,
+} from '../support/storeEngines.js';
 
 function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
   return {
@@ -122,6 +89,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           '0011_audit_target_search',
           '0012_audit_target_exact',
           '0013_audit_target_batched',
+          '0015_dns_set_outcome_of_change',
           '0016_change_serial_key',
         ],
       ],

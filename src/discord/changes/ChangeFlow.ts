@@ -239,6 +239,6 @@ export class ChangeFlow {
   }
 
   abandonSending(): Promise<void> {
-    return this.#sweeper.abandonSending();
+    return this.#sender.abandonSending();
   }
 }

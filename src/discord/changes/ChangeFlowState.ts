@@ -18,7 +18,7 @@ export interface ChangeFlowDeps {
   approvals: ApprovalPolicy;
   /** False where nobody can approve (the console): a change that needs approval is refused. */
   approvalsHere: boolean;
-  /** For what changes keep beyond their records (`remember`, `revert`, `precheck`). */
+  /** For what changes keep beyond their records (`revert`, `precheck`). */
   store: Store;
   /** The change subcommands, by label (`/domain register`). */
   specs: ReadonlyMap<string, AnyChangeSpec>;

@@ -18,18 +18,17 @@ import { answerDeadline } from '../answerDeadline.js';
 import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
-import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
+import type { Approver, ChangeFlowState, Sending } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
 import { approvalRequest, closedMessage, notClaimed, statusBody, unknownReason } from './renderChange.js';
 
-/** A sent change's state from its error: unknown only where the request may have been carried out. */
-function sentState(error: unknown, spec: AnyChangeSpec): SentState {
-  if (!(error instanceof HostingApiError)) return 'failed';
-  if (error.kind === 'outcome_unknown') return 'unknown';
-  // A PUT that timed out may have been applied; being idempotent, it can simply be sent again.
-  if (spec.repeatable && error.kind === 'timeout') return 'unknown';
-  return 'failed';
+/**
+ * A sent change's state from its error: unknown wherever the request may have been carried out (the
+ * client says so of any attempt that may have reached the provider, a PUT's retries included).
+ */
+function sentState(error: unknown): SentState {
+  return error instanceof HostingApiError && error.kind === 'outcome_unknown' ? 'unknown' : 'failed';
 }
 
 /** Confirmed, but a second person must approve (ApprovalFlow): nothing is sent yet. */
@@ -125,8 +124,10 @@ export class ChangeSender {
       );
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
-      await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false });
-      await answers.finish(invocation, 'failed', 'not acknowledged');
+      // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
+      if (await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false })) {
+        await answers.finish(invocation, 'failed', 'not acknowledged');
+      }
       return;
     }
     if (recheck && !(await this.#stillHolds(interaction, record, spec, invocation, t, approver))) return;
@@ -148,9 +149,6 @@ export class ChangeSender {
     }
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
-    // Remembered before it leaves `sending`: the next change of its target, checked once it holds the
-    // target's sending slot, then finds this one.
-    await this.#remember(record, spec, 'done', invocation);
     if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
       await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private);
       return;
@@ -218,10 +216,8 @@ export class ChangeSender {
     const description = describeError(error, record.correlationId, t);
     answers.log(invocation, error, description.unexpected);
     if (!state.sending.delete(record.id)) return;
-    const sent = sentState(error, spec);
+    const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    // As for `done`: remembered before it leaves `sending`.
-    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     const settled = await journal.settle(record, 'sending', sent, {
       error: kind,
       status: error instanceof HostingApiError ? (error.status ?? null) : null,
@@ -307,33 +303,45 @@ export class ChangeSender {
     return false;
   }
 
-  /** What a change keeps beyond its record; never fails the change (it was sent). */
-  async #remember(
-    record: ChangeRecord,
-    spec: AnyChangeSpec,
-    outcome: 'done' | 'unknown',
-    invocation: Invocation,
-  ): Promise<void> {
-    if (!spec.remember) return;
-    try {
-      await spec.remember(record, outcome, { store: this.state.deps.store, now: this.state.deps.now });
-    } catch (error) {
-      invocation.logger.error({ err: error, change: record.id }, 'could not remember the sent change');
+  /**
+   * Shutdown, out of time: a change still waiting for the provider was sent, so its outcome is unknown —
+   * recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
+   * lease meanwhile, the one that already did.
+   */
+  async abandonSending(): Promise<void> {
+    const { state } = this;
+    const abandoned = [...state.sending.values()];
+    state.sending.clear();
+    await Promise.all(abandoned.map((sending) => this.#abandon(sending)));
+  }
+
+  async #abandon({ interaction, record, invocation, t }: Sending): Promise<void> {
+    const { journal, answers } = this.state.deps;
+    if (!(await journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' }))) {
+      await this.#leaseLost(interaction, record, invocation, t, 'no answer before shutdown');
+      return;
     }
+    const status = t('changes.outcome.shutdown', {
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply(statusBody(record, t, Colour.danger, status)),
+    );
+    await answers.finish(invocation, 'unknown', 'shutdown');
   }
 
   /**
-   * The provider answered, but this replica no longer held the change's lease: another one found it
-   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record;
-   * the prompt says the same, and what only this replica has (a generated password) still reaches the
-   * one who confirmed, privately.
+   * This replica's settling was refused: it no longer held the change's lease, and another one found it
+   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record,
+   * told by that replica alone; the prompt (which only this one can edit) says the same, and what only
+   * this replica has (a generated password) still reaches the one who confirmed, privately.
    */
   async #leaseLost(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     invocation: Invocation,
     t: Translator,
-    answered: SentState,
+    answered: SentState | 'no answer before shutdown',
     privatePart?: ReplyBody,
   ): Promise<void> {
     const { answers } = this.state.deps;

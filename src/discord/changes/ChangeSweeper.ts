@@ -11,8 +11,8 @@ import { promptButtons, statusBody } from './renderChange.js';
 const SWEEP_INTERVAL_MS = 10_000;
 
 /**
- * The ends nobody clicks: prompts and approval requests that ran out, changes whose sending replica
- * is gone, and, at shutdown, the calls still waiting for the provider.
+ * The ends nobody clicks: prompts and approval requests that ran out, and changes whose sending replica
+ * is gone. (The calls still waiting for the provider at shutdown are the sender's: ChangeSender.)
  */
 export class ChangeSweeper {
   readonly #timer: NodeJS.Timeout;
@@ -102,24 +102,5 @@ export class ChangeSweeper {
     clearInterval(this.#timer);
     for (const { timer } of this.state.prompts.values()) clearTimeout(timer);
     this.state.prompts.clear();
-  }
-
-  /** Out of time: a change still waiting for the provider was sent, so its outcome is unknown. */
-  async abandonSending(): Promise<void> {
-    const { state } = this;
-    const abandoned = [...state.sending.values()];
-    state.sending.clear();
-    await Promise.all(
-      abandoned.map(async ({ interaction, record, invocation, t }) => {
-        await state.deps.journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' });
-        const status = t('changes.outcome.shutdown', {
-          reference: t('errors.reference', { id: record.correlationId }),
-        });
-        await state.deps.answers.safely(invocation, () =>
-          interaction.editReply(statusBody(record, t, Colour.danger, status)),
-        );
-        await state.deps.answers.finish(invocation, 'unknown', 'shutdown');
-      }),
-    );
   }
 }

@@ -52,7 +52,7 @@ export const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
 /** Why the outcome of a repeatable change is unknown, in the reader's language. */
 export function unknownReason(error: unknown, t: Translator): string {
   if (!(error instanceof HostingApiError)) return error instanceof Error ? error.message : 'no answer';
-  if (error.kind === 'timeout' && error.timeoutMs !== undefined) {
+  if (error.timeoutMs !== undefined) {
     return t('changes.outcome.no_answer', { seconds: seconds(error.timeoutMs) });
   }
   return outcomeUnknownReason(error, t);
