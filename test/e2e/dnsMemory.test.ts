@@ -8,13 +8,11 @@ import {
   fieldValue,
   idle,
   openPrompt,
-  press,
   publicAnswer,
   queryOf,
   rec,
   str,
   textOf,
-  waitUntil,
 } from '../support/e2eHelpers.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -120,33 +118,4 @@ it('Revert: refused for a viewer with no call; for an operator, a prompt that se
     { name: '@', type: 'MX', content: 'mail.example.com', ttl: 3600, prio: 10 },
     { name: 'old', type: 'A', content: '198.51.100.1', ttl: 3600 },
   ]);
-});
-
-it("two sets in flight for one domain: the one sent last is the domain's, whichever answer came last", async () => {
-  const domain = 'inflight.example';
-  const sentFirst = 'www 3600 A 192.0.2.1';
-  const sentSecond = 'www 3600 A 192.0.2.2';
-  const first = await openPrompt(t, { ...dns(sentFirst), options: { domain, records: sentFirst } });
-  const second = await openPrompt(t, { ...dns(sentSecond), options: { domain, records: sentSecond } });
-  // The provider takes its time over the first; the second, sent after it, is answered at once.
-  t.api.enqueue('submitDnsRecords', { delayMs: 800, body: {} });
-  const calls = queryOf(t, 'submitDnsRecords').length;
-  const firstClick = press(t, first, 'confirm');
-  await waitUntil(() => queryOf(t, 'submitDnsRecords').length === calls + 1, 'the first set at the API');
-  const secondClick = press(t, second, 'confirm');
-  await t.nth(secondClick, 2);
-  await t.nth(firstClick, 2);
-  await idle(t);
-  expect(queryOf(t, 'submitDnsRecords').map((q) => JSON.parse(q.records ?? '[]')[0]?.content)).toEqual(
-    expect.arrayContaining(['192.0.2.1', '192.0.2.2']),
-  );
-  const records = t.command({
-    commandName: 'domain',
-    subcommand: 'records',
-    options: { domain },
-    roles: [ROLES.viewer],
-  });
-  const text = textOf((await publicAnswer(t, records)).body);
-  expect(text).toContain('www 3600 A 192.0.2.2');
-  expect(text).not.toContain('192.0.2.1');
 });
