@@ -64,7 +64,8 @@ export function consoleLocale(env: Record<string, string | undefined>): Locale {
 /**
  * The bot's configuration schema, fed the console's variables plus fixed stand-ins for everything
  * Discord: so every value is checked exactly as for the bot, and problems name the same variables.
- * Without HOSTING_API_URL the console runs on the built-in sandbox. Throws ConfigError.
+ * Without HOSTING_API_URL the console runs on the built-in sandbox, with a throwaway store of its own
+ * (the configuration's databaseUrl, whatever DATABASE_URL says). Throws ConfigError.
  */
 export function consoleConfig(env: Record<string, string | undefined>): Config {
   const picked: Record<string, string | undefined> = {};

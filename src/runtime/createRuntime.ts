@@ -103,7 +103,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   if (endpoint.sandbox) {
     secrets.add(endpoint.token);
-    logger.warn('hosting API: SANDBOX (no real changes)');
+    logger.warn(
+      'hosting API: SANDBOX (no real changes); store: a throwaway one in memory (DATABASE_URL is not used)',
+    );
   }
   const hosting = new HostingClient({
     ...config.hosting,
