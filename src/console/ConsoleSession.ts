@@ -120,8 +120,6 @@ export class ConsoleSession {
       locale: options.locale ?? 'en',
     };
     session = new ConsoleSession(runtime, actor, commands);
-    // The sweep of prompts left by earlier runs goes first, so its endings are not taken for ours.
-    while (runtime.router.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     return session;
   }
 

@@ -142,6 +142,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     replicaId,
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
+    // Only bots settle what other processes left behind: their notices and edits reach Discord.
+    settlesOthers: bot,
     // A bot's list becomes the one every face reads; a console adds its own (if any) to the published one.
     approvals: bot
       ? await ApprovalPolicy.publish(store, config.approval.required, new Date())

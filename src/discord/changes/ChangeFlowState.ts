@@ -35,6 +35,12 @@ export interface ChangeFlowDeps {
   liveReplicas: () => Promise<readonly string[]>;
   /** Bot messages (not interaction tokens): approval requests stay editable for days. */
   messages: BotMessages;
+  /**
+   * Whether this process settles what others left behind — prompts and approval requests that ran out,
+   * sends whose replica is gone — by sweeping the store: a bot replica, whose notices reach Discord. A
+   * console settles only what it sent itself.
+   */
+  settlesOthers: boolean;
 }
 
 /** An interaction a prompt was shown in: a command, a form's submit, or a button (Try again, Revert). */

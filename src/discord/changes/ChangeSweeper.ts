@@ -15,12 +15,13 @@ const SWEEP_INTERVAL_MS = 10_000;
  * is gone, and, at shutdown, the calls still waiting for the provider.
  */
 export class ChangeSweeper {
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly state: ChangeFlowState,
     private readonly approvals: ApprovalFlow,
   ) {
+    if (!state.deps.settlesOthers) return;
     this.#timer = setInterval(() => state.track(this.sweep()), SWEEP_INTERVAL_MS);
     this.#timer.unref();
   }
