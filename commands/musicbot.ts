@@ -2,7 +2,6 @@ import {
   ApplicationCommandOptionType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
@@ -98,7 +97,7 @@ export const musicbot = defineCommand(definition, {
       }),
       send: async (
         account,
-        { hosting, correlationId, secrets, generatePassword, requesterId, t, channelT },
+        { hosting, correlationId, secrets, generatePassword, requester, t, channelT },
       ) => {
         // Generated only now, never stored; scrubbed from any log line while it is in flight.
         const password = generatePassword();
@@ -121,7 +120,7 @@ export const musicbot = defineCommand(definition, {
               ],
             },
             public: {
-              content: channelT('musicbot.create.record', { requester: userMention(requesterId) }),
+              content: channelT('musicbot.create.record', { requester }),
               embeds: [
                 { title: channelT('musicbot.create.done'), color: Colour.success, fields: fields(channelT) },
               ],

@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import {
   change,
@@ -118,7 +117,7 @@ export const server = defineCommand(definition, {
             : []),
         ],
       }),
-      send: async (input, { hosting, correlationId, requesterId, t, channelT }) => {
+      send: async (input, { hosting, correlationId, requester, t, channelT }) => {
         await hosting.setReverseDns(input, { correlationId });
         const summary = (words: Translator) =>
           words('server.rdns.summary', {
@@ -132,7 +131,7 @@ export const server = defineCommand(definition, {
           },
           public: {
             content: channelT('server.rdns.record', {
-              requester: userMention(requesterId),
+              requester,
               summary: summary(channelT),
             }),
           },

@@ -1,4 +1,4 @@
-import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
+import { ButtonStyle, TimestampStyles, time } from 'discord.js';
 import { change, type FormContext, read } from '../../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../../src/discord/options.js';
 import { actionButton, actionRow } from '../../src/discord/render/actionButton.js';
@@ -8,6 +8,7 @@ import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
 import { diffPreview, type EarlierSet, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
 import { message, type Translator } from '../../src/i18n/Translator.js';
+import { actorMention } from '../../src/replies/actorMention.js';
 import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
 import { InvalidOptionError } from '../../src/replies/UserError.js';
@@ -24,6 +25,7 @@ function earlierOf(set: DnsSet): { set: EarlierSet; records: DnsRecord[] } {
     set: {
       changeId: set.changeId,
       sentById: set.sentById,
+      sentByName: set.sentByName,
       sentAt: set.sentAt.toISOString(),
       outcome: set.outcome,
     },
@@ -135,7 +137,7 @@ export const dnsChange = change<DnsSubmission>({
   },
   send: async (
     { domain, records, earlier },
-    { hosting, correlationId, changeId, requesterId, t, channelT },
+    { hosting, correlationId, changeId, requester, t, channelT },
   ) => {
     await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
     const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
@@ -151,7 +153,7 @@ export const dnsChange = change<DnsSubmission>({
       },
       public: {
         content: channelT('domain.dns.record', {
-          requester: userMention(requesterId),
+          requester,
           records: counts(channelT),
           domain: domainLabel(domain),
         }),
@@ -200,7 +202,7 @@ export const dnsRecordsRead = read({
           description: t('domain.records.sent', {
             records: t('domain.dns.count', { count: records.length }),
             when: time(last.sentAt, TimestampStyles.LongDateTime),
-            who: userMention(last.sentById),
+            who: actorMention(last.sentById, last.sentByName),
             outcome: t(last.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
           }),
           fields: fields.map(({ name: fieldName, value }) => ({ name: fieldName, value })),

@@ -9,6 +9,7 @@ import { message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
+import { consoleActor } from '../text/consoleActor.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
 import {
@@ -19,13 +20,7 @@ import {
   type Sent,
   snowflake,
 } from './ConsoleInteraction.js';
-import {
-  CONSOLE_CHANNEL_ID,
-  CONSOLE_GUILD_ID,
-  CONSOLE_ROLE_IDS,
-  type ConsoleTier,
-  consoleUserId,
-} from './consoleConfig.js';
+import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID, CONSOLE_ROLE_IDS, type ConsoleTier } from './consoleConfig.js';
 import { CommandLineError, parseCommandLine } from './parseCommandLine.js';
 
 /** One exchange with the router: what it sent back, and how the command ended (if it did). */
@@ -112,8 +107,8 @@ export class ConsoleSession {
       commands,
     });
     const actor: ConsoleActor = {
-      userId: consoleUserId(options.osUser),
-      username: `console:${options.osUser}`,
+      userId: consoleActor(options.osUser).id,
+      username: consoleActor(options.osUser).name,
       roleIds: [CONSOLE_ROLE_IDS[options.tier]],
       guildId: CONSOLE_GUILD_ID,
       channelId: CONSOLE_CHANNEL_ID,

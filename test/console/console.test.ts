@@ -109,7 +109,7 @@ describe('console, one-shot', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('[ok] Reverse DNS set');
-    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+    expect(stdout).toContain(`🛠️ console:${osUser} set the reverse DNS`);
   });
 
   it('refuses a change that needs a second person (APPROVAL_REQUIRED), even with --yes: exit 3', async () => {
@@ -242,7 +242,7 @@ describe('console, in German (LANG=de_DE.UTF-8)', { timeout: 60_000 }, () => {
       { ...german, BOT_LOCALE: 'en' },
     );
     expect(code).toBe(0);
-    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+    expect(stdout).toContain(`🛠️ console:${osUser} set the reverse DNS`);
     expect(stdout).toMatch(/\[ok\] .*Reverse-DNS/);
   });
 

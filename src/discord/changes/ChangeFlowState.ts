@@ -6,6 +6,7 @@ import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../../logger.js';
+import { actorMention } from '../../replies/actorMention.js';
 import type { BotMessages } from '../../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../store/index.js';
 import type { Answers, Invocation } from '../Answers.js';
@@ -126,7 +127,7 @@ export class ChangeFlowState {
       generatePassword,
       correlationId: record.correlationId,
       changeId: record.id,
-      requesterId: record.requestedById,
+      requester: actorMention(record.requestedById, record.requestedByName),
       t: translator(locale),
       channelT: this.channelT,
     };

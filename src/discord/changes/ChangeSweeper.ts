@@ -1,5 +1,5 @@
-import { userMention } from 'discord.js';
 import { translator } from '../../i18n/Translator.js';
+import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
 import type { ApprovalFlow } from './ApprovalFlow.js';
@@ -49,7 +49,7 @@ export class ChangeSweeper {
         await messages
           .post(record.channelId, {
             content: t('changes.orphan.unknown', {
-              requester: userMention(record.requestedById),
+              requester: actorMention(record.requestedById, record.requestedByName),
               command: record.command,
               target: record.target ?? '',
               reference: t('errors.reference', { id: record.correlationId }),
