@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
 import { consoleActor } from '../text/consoleActor.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
+import { CommandLineError } from './CommandLineError.js';
 import {
   buttonInteraction,
   type ConsoleActor,
@@ -21,7 +22,7 @@ import {
   snowflake,
 } from './ConsoleInteraction.js';
 import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID, CONSOLE_ROLE_IDS, type ConsoleTier } from './consoleConfig.js';
-import { CommandLineError, parseCommandLine } from './parseCommandLine.js';
+import { parseCommandLine } from './parseCommandLine.js';
 
 /** One exchange with the router: what it sent back, and how the command ended (if it did). */
 export interface Exchange {

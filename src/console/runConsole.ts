@@ -3,6 +3,7 @@ import { translator } from '../i18n/Translator.js';
 import { createLogger } from '../logger.js';
 import { StoreOpenError } from '../store/index.js';
 import { consoleActor } from '../text/consoleActor.js';
+import { CommandLineError } from './CommandLineError.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import { ConsoleSession } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT, parseArgs } from './consoleArgs.js';
@@ -15,7 +16,6 @@ import {
 } from './consoleConfig.js';
 import { interactiveSession } from './interactiveSession.js';
 import { oneShot } from './oneShot.js';
-import { CommandLineError } from './parseCommandLine.js';
 import { type RenderOptions, supportsColour } from './renderText.js';
 
 /** Entry point: parses the arguments and configuration, then runs one command or a session. */
