@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
@@ -230,7 +229,7 @@ const register = change<Registration>({
       ...CONTACTS.map((c) => ({ name: t(c.key), value: literal(registration[c.apiName]), inline: true })),
     ],
   }),
-  send: async ({ domain, ...rest }, { hosting, call, requesterId, t, channelT }) => {
+  send: async ({ domain, ...rest }, { hosting, call, requester, t, channelT }) => {
     await hosting.createDomain({ domain: domain.ascii, ...rest }, call);
     const servers = `${literal(rest.ns1)}, ${literal(rest.ns2)}`;
     return {
@@ -245,7 +244,7 @@ const register = change<Registration>({
       },
       public: {
         content: channelT('domain.register.record', {
-          requester: userMention(requesterId),
+          requester,
           domain: domainLabel(domain),
           servers,
         }),

@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import {
   change,
@@ -121,7 +120,7 @@ export const server = defineCommand(definition, {
             : []),
         ],
       }),
-      send: async (input, { hosting, call, requesterId, t, channelT }) => {
+      send: async (input, { hosting, call, requester, t, channelT }) => {
         await hosting.setReverseDns(input, call);
         const summary = (words: Translator) =>
           words('server.rdns.summary', {
@@ -135,7 +134,7 @@ export const server = defineCommand(definition, {
           },
           public: {
             content: channelT('server.rdns.record', {
-              requester: userMention(requesterId),
+              requester,
               summary: summary(channelT),
             }),
           },

@@ -5,7 +5,7 @@ import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { LOCALES } from './i18n/locales.js';
-import { isSandboxUrl } from './sandbox/sandboxMode.js';
+import { isSandboxUrl, SANDBOX_DATABASE_URL } from './sandbox/sandboxMode.js';
 import { commandLabel } from './text/commandLabel.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
@@ -275,7 +275,8 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     queueTimeoutMs: env.HOSTING_API_QUEUE_TIMEOUT_MS,
     maxUrlBytes: env.HOSTING_API_MAX_URL_BYTES,
   },
-  databaseUrl: env.DATABASE_URL,
+  /** DATABASE_URL; on the sandbox a throwaway store of its own instead (SANDBOX_DATABASE_URL). */
+  databaseUrl: isSandboxUrl(env.HOSTING_API_URL) ? SANDBOX_DATABASE_URL : env.DATABASE_URL,
   audit: { channelId: env.AUDIT_CHANNEL_ID, retentionDays: env.AUDIT_RETENTION_DAYS },
   approval: {
     /** `/domain register`, as the router labels commands. */

@@ -337,6 +337,15 @@ describe('parseConfig', () => {
     ).toMatchObject({ mode: 'http', publicKey: upper.toLowerCase() });
   });
 
+  it('on the sandbox, the store is a throwaway one of its own whatever DATABASE_URL says', () => {
+    const production = 'postgres://hostops:pw@db:5432/hostops';
+    expect(parseConfig({ ...valid, DATABASE_URL: production }).databaseUrl).toBe(production);
+    expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox', DATABASE_URL: production }).databaseUrl).toBe(
+      'sqlite::memory:',
+    );
+    expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox' }).databaseUrl).toBe('sqlite::memory:');
+  });
+
   it('still names HOSTING_API_TOKEN when a real URL has none', () => {
     const { HOSTING_API_TOKEN: _, ...withoutToken } = valid;
     expect(problems(withoutToken)).toEqual(['HOSTING_API_TOKEN: is required']);

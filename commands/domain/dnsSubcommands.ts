@@ -1,4 +1,4 @@
-import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
+import { ButtonStyle, TimestampStyles, time } from 'discord.js';
 import { change, type FormContext, read } from '../../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../../src/discord/options.js';
 import { actionButton, actionRow } from '../../src/discord/render/actionButton.js';
@@ -8,6 +8,7 @@ import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
 import { diffPreview, type EarlierSet, recordLine, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
 import { type Message, message, type Translator } from '../../src/i18n/Translator.js';
+import { actorMention } from '../../src/replies/actorMention.js';
 import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
 import { literal } from '../../src/replies/literal.js';
@@ -25,6 +26,7 @@ function earlierOf(set: DnsSet): { set: EarlierSet; records: DnsRecord[] } {
     set: {
       changeId: set.changeId,
       sentById: set.sentById,
+      sentByName: set.sentByName,
       sentAt: set.sentAt.toISOString(),
       outcome: set.outcome,
     },
@@ -44,7 +46,7 @@ function outdated(
   const listed = removed.slice(0, OUTDATED_LISTED).map((record) => literal(recordLine(record)));
   if (removed.length > OUTDATED_LISTED) listed.push('…');
   return message('domain.dns.outdated', {
-    who: userMention(set.sentById),
+    who: actorMention(set.sentById, set.sentByName),
     domain: domainLabel(domain),
     when: time(new Date(set.sentAt), TimestampStyles.LongDateTime),
     outcome: message(set.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
@@ -155,7 +157,7 @@ export const dnsChange = change<DnsSubmission>({
     if (!before) return undefined;
     return { domain: parseDomain(before.domain), records: JSON.parse(before.records) as DnsRecord[] };
   },
-  send: async ({ domain, records, earlier }, { hosting, call, changeId, requesterId, t, channelT }) => {
+  send: async ({ domain, records, earlier }, { hosting, call, changeId, requester, t, channelT }) => {
     await hosting.submitDnsRecords({ domain: domain.ascii, records }, call);
     const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
     return {
@@ -170,7 +172,7 @@ export const dnsChange = change<DnsSubmission>({
       },
       public: {
         content: channelT('domain.dns.record', {
-          requester: userMention(requesterId),
+          requester,
           records: counts(channelT),
           domain: domainLabel(domain),
         }),
@@ -219,7 +221,7 @@ export const dnsRecordsRead = read({
           description: t('domain.records.sent', {
             records: t('domain.dns.count', { count: records.length }),
             when: time(last.sentAt, TimestampStyles.LongDateTime),
-            who: userMention(last.sentById),
+            who: actorMention(last.sentById, last.sentByName),
             outcome: t(last.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
           }),
           fields: fields.map(({ name: fieldName, value }) => ({ name: fieldName, value })),

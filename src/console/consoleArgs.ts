@@ -1,6 +1,6 @@
 import { message } from '../i18n/Translator.js';
+import { CommandLineError } from './CommandLineError.js';
 import { CONSOLE_TIERS, type ConsoleTier } from './consoleConfig.js';
-import { CommandLineError } from './parseCommandLine.js';
 
 /** Exit codes of a one-shot command. */
 export const EXIT = {

@@ -2,11 +2,11 @@ import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
 import { modalOf, promptOf } from './answerControls.js';
+import { CommandLineError } from './CommandLineError.js';
 import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession, Exchange } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
-import { CommandLineError } from './parseCommandLine.js';
 import { type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
 
 /** The exit code for how a command ended. */

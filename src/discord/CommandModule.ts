@@ -88,8 +88,8 @@ export interface SendContext {
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
-  /** Who asked for the change, for the public record. */
-  requesterId: string;
+  /** Who asked for the change, as the public record names them (actorMention). */
+  requester: string;
   /** The invoker's language, for the outcome only they see. */
   t: Translator;
   /** BOT_LOCALE, for the public record the whole channel reads. */

@@ -66,6 +66,12 @@ export interface RouterDeps {
   liveReplicas?: () => Promise<readonly string[]>;
   /** Other bots inside their lease, which can answer Discord while this process stops; none by default. */
   peerBots?: () => Promise<readonly string[]>;
+  /**
+   * Whether this process settles what others left behind in the store (overdue prompts and approval
+   * requests, orphaned sends), at start and every few seconds: true (a bot replica) by default. A
+   * console settles only what it sent itself: what it would tell, nobody in Discord would see.
+   */
+  settlesOthers?: boolean;
   /** Posts and edits bot messages (approval requests). */
   messages: BotMessages;
   /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
@@ -121,6 +127,7 @@ export class InteractionRouter {
         store: deps.store,
         liveReplicas: deps.liveReplicas ?? (async () => [deps.replicaId]),
         messages: deps.messages,
+        settlesOthers: deps.settlesOthers ?? true,
         specs,
         answers: this.#answers,
         hosting: deps.hosting,
@@ -135,7 +142,7 @@ export class InteractionRouter {
     );
     this.#forms = new FormDesk({ ...deps, specs, answers: this.#answers, changes: this.#changes });
     // Prompts that ran out while no HostOps was running.
-    void this.#track(this.#changes.sweep());
+    if (deps.settlesOthers ?? true) void this.#track(this.#changes.sweep());
   }
 
   async #peerAlive(): Promise<boolean> {

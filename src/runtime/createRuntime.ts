@@ -105,7 +105,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   if (endpoint.sandbox) {
     secrets.add(endpoint.token);
-    logger.warn('hosting API: SANDBOX (no real changes)');
+    logger.warn(
+      'hosting API: SANDBOX (no real changes); store: a throwaway one in memory (DATABASE_URL is not used)',
+    );
   }
   const hosting = new HostingClient({
     ...config.hosting,
@@ -143,6 +145,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
     ...(options.broadcast === undefined ? {} : { broadcast: options.broadcast }),
+    // Only bots settle what other processes left behind: their notices and edits reach Discord.
+    settlesOthers: bot,
     // A bot's list becomes the one every face reads; a console adds its own (if any) to the published one.
     approvals: bot
       ? await ApprovalPolicy.publish(store, config.approval.required, new Date())

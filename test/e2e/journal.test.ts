@@ -3,7 +3,8 @@
 // through the fake Discord, each on a real SQLite file that the test reads back through its own store.
 // (A prompt left to run out on its own timer is in timing.test.ts, with the other tests that wait.)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ChangeRecord, type ChangeState, openStore, type Store } from '../../src/store/index.js';
+import { type ChangeRecord, openStore, type Store } from '../../src/store/index.js';
+import { ALL_STATES } from '../support/changeStates.js';
 import {
   arr,
   CallbackType,
@@ -32,19 +33,6 @@ import {
   tempDatabaseUrl,
 } from '../support/startTestBot.js';
 
-// Every state, checked by the compiler: a record in a state missing here would escape the secret checks.
-const EVERY_STATE = {
-  pending: true,
-  sending: true,
-  done: true,
-  failed: true,
-  unknown: true,
-  cancelled: true,
-  expired: true,
-  awaiting_approval: true,
-  rejected: true,
-} as const satisfies Record<ChangeState, true>;
-const ALL_STATES = Object.keys(EVERY_STATE) as ChangeState[];
 const AUDIT_CHANNEL = '500000000000000042';
 const OTHER_GUILD = '990000000000000001';
 const OTHER_GUILD_TEXT = 'HostOps serves only the server it was set up for.';

@@ -6,6 +6,7 @@ import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../../logger.js';
+import { actorMention } from '../../replies/actorMention.js';
 import type { BotMessages } from '../../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../store/index.js';
 import type { Answers, Invocation } from '../Answers.js';
@@ -35,6 +36,12 @@ export interface ChangeFlowDeps {
   liveReplicas: () => Promise<readonly string[]>;
   /** Bot messages (not interaction tokens): approval requests stay editable for days. */
   messages: BotMessages;
+  /**
+   * Whether this process settles what others left behind — prompts and approval requests that ran out,
+   * sends whose replica is gone — by sweeping the store: a bot replica, whose notices reach Discord. A
+   * console settles only what it sent itself.
+   */
+  settlesOthers: boolean;
 }
 
 /** An interaction a prompt was shown in: a command, a form's submit, or a button (Try again, Revert). */
@@ -128,7 +135,7 @@ export class ChangeFlowState {
       correlationId: record.correlationId,
       call: { correlationId: record.correlationId, ...(answerBy === undefined ? {} : { answerBy }) },
       changeId: record.id,
-      requesterId: record.requestedById,
+      requester: actorMention(record.requestedById, record.requestedByName),
       t: translator(locale),
       channelT: this.channelT,
     };

@@ -1,5 +1,5 @@
-import { userMention } from 'discord.js';
 import { translator } from '../../i18n/Translator.js';
+import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
 import type { ApprovalFlow } from './ApprovalFlow.js';
@@ -15,12 +15,13 @@ const SWEEP_INTERVAL_MS = 10_000;
  * is gone. (The calls still waiting for the provider at shutdown are the sender's: ChangeSender.)
  */
 export class ChangeSweeper {
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly state: ChangeFlowState,
     private readonly approvals: ApprovalFlow,
   ) {
+    if (!state.deps.settlesOthers) return;
     this.#timer = setInterval(() => state.track(this.sweep()), SWEEP_INTERVAL_MS);
     this.#timer.unref();
   }
@@ -48,7 +49,7 @@ export class ChangeSweeper {
         await messages
           .post(record.channelId, {
             content: t('changes.orphan.unknown', {
-              requester: userMention(record.requestedById),
+              requester: actorMention(record.requestedById, record.requestedByName),
               command: record.command,
               target: record.target ?? '',
               reference: t('errors.reference', { id: record.correlationId }),

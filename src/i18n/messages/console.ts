@@ -36,7 +36,7 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.form_empty': 'Nothing entered; the form is closed.',
   'console.welcome':
     'HostOps console — acting as {tier} ({user}) on {api}. /help lists the commands; Tab completes; exit quits.',
-  'console.welcome.sandbox': 'the SANDBOX API (made-up data)',
+  'console.welcome.sandbox': 'the SANDBOX API (made-up data, in a throwaway store: DATABASE_URL is not used)',
   'console.help_note':
     'Console: positional values fill required options in order, name:value sets any option, quotes group words. Changes wait for {confirm} or {cancel}.',
   'console.type_button_or_command': 'Type {buttons}, or a command starting with /.',
@@ -111,7 +111,8 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.form_empty': 'Nichts eingegeben; das Formular ist geschlossen.',
   'console.welcome':
     'HostOps-Konsole — du handelst als {tier} ({user}) auf {api}. /help listet die Befehle; Tab ergänzt; exit beendet.',
-  'console.welcome.sandbox': 'der SANDBOX-API (erfundene Daten)',
+  'console.welcome.sandbox':
+    'der SANDBOX-API (erfundene Daten, in einem Wegwerf-Speicher: DATABASE_URL wird nicht verwendet)',
   'console.help_note':
     'Konsole: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach, name:wert setzt eine beliebige Option, Anführungszeichen fassen Wörter zusammen. Änderungen warten auf {confirm} oder {cancel}.',
   'console.type_button_or_command': 'Gib {buttons} oder einen Befehl mit / am Anfang ein.',
