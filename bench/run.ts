@@ -19,6 +19,7 @@ import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
+import { scrape } from './metrics/scrape.js';
 import { watch } from './metrics/watch.js';
 import {
   errorRow,
@@ -47,6 +48,7 @@ const METRICS = [
   history,
   load,
   http,
+  scrape,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

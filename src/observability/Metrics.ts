@@ -3,6 +3,7 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';
+import { expiryGauges } from './expiryGauges.js';
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
 export class Metrics implements RouterObserver, WatchObserver {
@@ -128,8 +129,27 @@ export class Metrics implements RouterObserver, WatchObserver {
   }
 
   /**
+   * Everything a scrape exports: prom-client's metrics, then the watch's per-domain expiry gauges. What
+   * can fail (reading the store) is read before this resolves, so a failure can still be answered with
+   * a 500; the per-domain lines are rendered as the response takes them, a turn of the event loop at a time.
+   */
+  async scrape(): Promise<AsyncIterable<string>> {
+    const watch = this.#watch;
+    const [text, expiries] = await Promise.all([
+      this.registry.metrics(),
+      watch ? this.#readWatch(() => watch.expiries()) : undefined,
+    ]);
+    return (async function* () {
+      yield text;
+      if (watch) yield* expiryGauges(expiries);
+    })();
+  }
+
+  /**
    * Exports the watch list's gauges, read from the store at each scrape: every replica reports the
    * same current value per domain (whichever replica last checked it), and a removed domain is gone.
+   * The per-domain ones (`expiryGauges`) are rendered by `scrape` rather than kept in prom-client,
+   * which would render all of their lines in one turn of the event loop.
    */
   observeWatch(watch: WatchGauges): void {
     if (this.#watch) return;
@@ -143,19 +163,6 @@ export class Metrics implements RouterObserver, WatchObserver {
         this.reset();
         const count = await metrics.#readWatch(() => watch.count());
         if (count !== undefined) this.set(count);
-      },
-    });
-    new Gauge({
-      name: 'hostops_watch_domain_expiry_days',
-      help: 'Days until a watched domain expires (negative: expired), from its expiry date as last checked',
-      labelNames: ['domain'] as const,
-      registers: [this.registry],
-      async collect() {
-        // Nothing rather than stale values when the store cannot be read: an alert on old data is worse.
-        this.reset();
-        for (const { domain, daysLeft } of (await metrics.#readWatch(() => watch.expiryDays())) ?? []) {
-          this.set({ domain }, daysLeft);
-        }
       },
     });
   }

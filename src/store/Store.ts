@@ -320,8 +320,12 @@ export interface Store {
     /** The given domains that are watched, by name. */
     get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;
-    /** Every watched domain whose expiry date is known (`YYYY-MM-DD`): what the expiry gauge exports. */
-    expiries(): Promise<{ domain: string; expiryDate: string }[]>;
+    /**
+     * One page of the watched domains whose expiry date is known (`YYYY-MM-DD`), by name, the first
+     * `limit` after `after` (from the start when undefined): what the expiry gauges export, read a page at
+     * a time so a scrape of a long list never holds the event loop for the whole of it.
+     */
+    expiries(after: string | undefined, limit: number): Promise<{ domain: string; expiryDate: string }[]>;
     /** Watched domains containing `part` (ASCII or Unicode form), by name. */
     search(part: string, limit: number): Promise<string[]>;
     /**

@@ -110,11 +110,15 @@ export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch
       return countWatched(db);
     },
 
-    async expiries() {
+    async expiries(after, limit) {
+      // By the primary key from where the last page ended: every page costs the same, however deep.
       return db
         .selectFrom('watched_domains')
         .select(['domain', 'expiry_date as expiryDate'])
         .where('expiry_date', 'is not', null)
+        .$if(after !== undefined, (qb) => qb.where('domain', '>', after as string))
+        .orderBy('domain')
+        .limit(limit)
         .$narrowType<{ expiryDate: string }>()
         .execute();
     },
