@@ -192,6 +192,12 @@ const environmentSchema = z.object({
   // The resolvers the forward check of /server rdns asks; unset: the system's.
   DNS_SERVERS: optional(dnsServers).default([]),
   RDNS_FORWARD_CHECK: optional(z.enum(['warn', 'require', 'off'])).default('warn'),
+  // The secret part of the calendar's URL: long and URL-safe, so it cannot be guessed or mangled.
+  CALENDAR_TOKEN: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)'),
+  ),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -223,7 +229,12 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     zone: env.DEFAULT_ZONE_C,
   },
   confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
-  http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+  http: {
+    port: env.HTTP_PORT,
+    host: env.HTTP_HOST,
+    /** Unset: no calendar URL. Served as GET /calendar/<token>.ics. */
+    calendarToken: env.CALENDAR_TOKEN,
+  },
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   hosting: {
     /** `sandbox`, or a real API's base URL. */

@@ -6,6 +6,7 @@ import type { CommandModule } from './discord/CommandModule.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
 import type { InteractionRouter } from './discord/InteractionRouter.js';
 import type { HostingClient } from './hosting/HostingClient.js';
+import { translator } from './i18n/Translator.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
@@ -106,7 +107,20 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     : undefined;
   const http =
     config.http.port > 0
-      ? await startHttpServer({ host: config.http.host, port: config.http.port, health, metrics, logger })
+      ? await startHttpServer({
+          host: config.http.host,
+          port: config.http.port,
+          health,
+          metrics,
+          logger,
+          calendar:
+            watch && config.http.calendarToken
+              ? {
+                  token: config.http.calendarToken,
+                  render: async () => (await watch.calendar(translator(config.botLocale))).ics,
+                }
+              : undefined,
+        })
       : undefined;
 
   let declareFatal: (reason: string) => void = () => {};

@@ -3,11 +3,12 @@ import pLimit from 'p-limit';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
-import { type MessageKey, message, translator } from '../i18n/Translator.js';
+import { type MessageKey, message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
+import { type CalendarData, calendarData, renderCalendar } from './expiryCalendar.js';
 import { renderDigest } from './renderDigest.js';
 
 export interface WatchSettings {
@@ -90,6 +91,12 @@ export class DomainWatch implements WatchGauges {
 
   count(): Promise<number> {
     return this.store.watch.count();
+  }
+
+  /** The expiry calendar of the whole list, as data and as its .ics text, in `t`'s language. */
+  async calendar(t: Translator): Promise<{ data: CalendarData; ics: string }> {
+    const data = calendarData(await this.store.watch.all(), this.settings.leadDays, t);
+    return { data, ics: await renderCalendar(data, t) };
   }
 
   async expiryDays(): Promise<{ domain: string; daysLeft: number }[]> {
