@@ -10,6 +10,7 @@ import { translator } from './i18n/Translator.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
+import { registerOperatorGauges } from './observability/operatorGauges.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
 import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
 import type { Store } from './store/index.js';
@@ -105,6 +106,15 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;
+  registerOperatorGauges(metrics.registry, {
+    health,
+    store,
+    approvalTimeoutMs: config.approval.timeoutMs,
+    watch,
+    scheduler,
+    now: deps.now ?? (() => new Date()),
+    readStore: (read) => metrics.readStore(read),
+  });
   const http =
     config.http.port > 0
       ? await startHttpServer({

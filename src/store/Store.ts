@@ -97,6 +97,16 @@ export interface WatchedDomain {
   transferredAway: boolean | null;
 }
 
+export interface FlaggedDomain {
+  domain: string;
+  notFound: boolean;
+  inactive: boolean;
+  expired: boolean;
+  transferredAway: boolean;
+  /** Failed runs in a row. */
+  failures: number;
+}
+
 export interface WatchAddResult {
   added: string[];
   already: string[];
@@ -240,6 +250,8 @@ export interface Store {
     ): Promise<boolean>;
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
+    /** Approval requests open, and how many of them run out before `dueBefore` (for the gauges). */
+    countAwaiting(dueBefore: Date): Promise<{ waiting: number; due: number }>;
     /**
      * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
      * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
@@ -278,6 +290,11 @@ export interface Store {
     /** The given domains that are watched, by name. */
     get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;
+    /**
+     * The watched domains that need attention — not found, inactive, expired, transferred away, or
+     * failing — with their flags: what the flag and failure gauges export (one partial index range).
+     */
+    flagged(): Promise<FlaggedDomain[]>;
     /** Every watched domain whose expiry date is known (`YYYY-MM-DD`): what the expiry gauge exports. */
     expiries(): Promise<{ domain: string; expiryDate: string }[]>;
     /** Watched domains containing `part` (ASCII or Unicode form), by name. */

@@ -48,6 +48,14 @@ export interface WatchGauges {
   expiryDays(): Promise<{ domain: string; daysLeft: number }[]>;
 }
 
+/** The last run of the whole list, kept in the store's settings. */
+export interface LastWatchRun {
+  at: string;
+  outcome: RunSummary['outcome'];
+  checked: number;
+}
+const LAST_RUN_KEY = 'watch.last_run';
+
 export interface RunSummary {
   checked: number;
   failed: number;
@@ -91,6 +99,25 @@ export class DomainWatch implements WatchGauges {
 
   count(): Promise<number> {
     return this.store.watch.count();
+  }
+
+  /** When a run of the whole list last finished, wherever it ran: what the staleness alert reads. */
+  async lastRun(): Promise<LastWatchRun | undefined> {
+    const stored = await this.store.settings.get(LAST_RUN_KEY);
+    return stored === undefined ? undefined : (JSON.parse(stored) as LastWatchRun);
+  }
+
+  async #noteRun(summary: RunSummary, log: Logger): Promise<void> {
+    const run: LastWatchRun = {
+      at: this.now().toISOString(),
+      outcome: summary.outcome,
+      checked: summary.checked,
+    };
+    try {
+      await this.store.settings.put(LAST_RUN_KEY, JSON.stringify(run), this.now());
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the watch run');
+    }
   }
 
   /** The expiry calendar of the whole list, as data and as its .ics text, in `t`'s language. */
@@ -185,7 +212,10 @@ export class DomainWatch implements WatchGauges {
       outcome,
     } as const;
     // A look at a few new domains says nothing about whether the scheduled watch is running.
-    if (trigger !== 'added') this.observer?.watchRun(summary);
+    if (trigger !== 'added') {
+      this.observer?.watchRun(summary);
+      await this.#noteRun(summary, log);
+    }
     log.info(
       {
         checked: summary.checked,

@@ -13,6 +13,7 @@ import * as m0010 from './0010_audit_index_ids.js';
 import * as m0011 from './0011_audit_target_search.js';
 import * as m0012 from './0012_audit_target_exact.js';
 import * as m0013 from './0013_audit_target_batched.js';
+import * as m0020 from './0020_watch_flagged.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -33,5 +34,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0011_audit_target_search': { up: (db) => m0011.up(db, engine) },
     '0012_audit_target_exact': { up: (db) => m0012.up(db, engine) },
     '0013_audit_target_batched': { up: (db) => m0013.up(db, engine) },
+    '0020_watch_flagged': { up: (db) => m0020.up(db) },
   };
 }
