@@ -6,7 +6,7 @@ import type { Database, Engine, WatchedDomainsTable } from './schema.js';
 
 // The predicate of the partial index watched_domains_flagged (migration 0020), word for word: a planner
 // uses a partial index only for a query whose WHERE matches it.
-const FLAGGED = sql<boolean>`status = 'not_found' or active = 0 or expired = 1 or transferred_away = 1 or failures > 0`;
+export const FLAGGED = sql<boolean>`status = 'not_found' or active = 0 or expired = 1 or transferred_away = 1 or failures > 0`;
 
 /** The watch list and the alerts sent for it. */
 export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch'] {

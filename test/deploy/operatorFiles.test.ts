@@ -249,8 +249,6 @@ describe('the scrape', () => {
       .filter((line) => line.startsWith('hostops_'));
     // The days gauge stays for one release beside the instant (issue 33), deprecated: promtool's one
     // finding, and the only one allowed. Removing the gauge makes this list empty.
-    expect(problems).toEqual([
-      'hostops_watch_domain_expiry_days use base unit "seconds" instead of "days"',
-    ]);
+    expect(problems).toEqual(['hostops_watch_domain_expiry_days use base unit "seconds" instead of "days"']);
   });
 });
