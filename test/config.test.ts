@@ -51,6 +51,7 @@ const SAMPLES: Record<string, string | undefined> = {
   WATCH_MAX_DOMAINS: '2500',
   DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
   RDNS_FORWARD_CHECK: 'require',
+  CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef',
 };
 
 function problems(env: Record<string, string | undefined>): string[] {
@@ -164,7 +165,7 @@ describe('parseConfig', () => {
       },
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
       confirmTimeoutMs: 30_000,
-      http: { port: 9090, host: '127.0.0.1' },
+      http: { port: 9090, host: '127.0.0.1', calendarToken: 'cal_0123456789abcdef0123456789abcdef' },
       shutdownGraceMs: 3000,
       hosting: {
         baseUrl: 'http://127.0.0.1:9000/api',
