@@ -213,6 +213,12 @@ const environmentSchema = z.object({
   DISCORD_PUBLIC_KEY: optional(publicKey),
   // Part of SHUTDOWN_GRACE_MS: the load balancer's health check sees /healthz fail before the listener closes.
   INTERACTIONS_UNREADY_MS: optional(integer(0, 30_000)).default(2000),
+  // The secret part of the calendar's URL: long and URL-safe, so it cannot be guessed or mangled.
+  CALENDAR_TOKEN: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)'),
+  ),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
@@ -252,7 +258,12 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     zone: env.DEFAULT_ZONE_C,
   },
   confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
-  http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+  http: {
+    port: env.HTTP_PORT,
+    host: env.HTTP_HOST,
+    /** Unset: no calendar URL. Served as GET /calendar/<token>.ics. */
+    calendarToken: env.CALENDAR_TOKEN,
+  },
   interactions: {
     mode: env.INTERACTIONS_MODE,
     port: env.INTERACTIONS_PORT,

@@ -9,9 +9,11 @@ import { InitialResponses } from './discord/http/InitialResponses.js';
 import { serveInteractions } from './discord/http/serveInteractions.js';
 import type { InteractionRouter } from './discord/InteractionRouter.js';
 import type { HostingClient } from './hosting/HostingClient.js';
+import { translator } from './i18n/Translator.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
+import { registerOperatorGauges } from './observability/operatorGauges.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
 import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
 import type { Store } from './store/index.js';
@@ -101,9 +103,31 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;
+  registerOperatorGauges(metrics.registry, {
+    health,
+    store,
+    approvalTimeoutMs: config.approval.timeoutMs,
+    watch,
+    scheduler,
+    now: deps.now ?? (() => new Date()),
+    readStore: (read) => metrics.readStore(read),
+  });
   const http =
     config.http.port > 0
-      ? await startHttpServer({ host: config.http.host, port: config.http.port, health, metrics, logger })
+      ? await startHttpServer({
+          host: config.http.host,
+          port: config.http.port,
+          health,
+          metrics,
+          logger,
+          calendar:
+            watch && config.http.calendarToken
+              ? {
+                  token: config.http.calendarToken,
+                  render: async () => (await watch.calendar(translator(config.botLocale))).ics,
+                }
+              : undefined,
+        })
       : undefined;
 
   const delivery = responses

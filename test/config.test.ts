@@ -57,6 +57,7 @@ const SAMPLES: Record<string, string | undefined> = {
   INTERACTIONS_HOST: '127.0.0.1',
   DISCORD_PUBLIC_KEY: 'AB'.repeat(32),
   INTERACTIONS_UNREADY_MS: '500',
+  CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef',
 };
 
 /** Variables a sample needs beside it to be valid at all (set in the comparison's base too). */
@@ -176,7 +177,7 @@ describe('parseConfig', () => {
       },
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
       confirmTimeoutMs: 30_000,
-      http: { port: 9090, host: '127.0.0.1' },
+      http: { port: 9090, host: '127.0.0.1', calendarToken: 'cal_0123456789abcdef0123456789abcdef' },
       interactions: {
         mode: 'http',
         port: 9443,

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
@@ -7,7 +8,7 @@ import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession, Exchange } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
-import { type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
+import { fileText, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
 
 /** The exit code for how a command ended. */
 export function exitFor(outcome: CommandOutcome | undefined): number {
@@ -120,11 +121,14 @@ async function answer(
       notice = t('console.not_sent');
     }
   }
-  const messages = session
+  const final = session
     .finalMessages(sent)
     .map((message) =>
       prompt && !args.yes ? { ...message, body: { ...message.body, components: [] } } : message,
     );
+  // A file written with --out is named on stderr, not printed as well.
+  const messages =
+    args.out === undefined ? final : final.map((m) => ({ ...m, body: { ...m.body, files: [] } }));
   // A revert with nothing to go back to answered, and sent nothing.
   const nothingSent = args.revert !== undefined && !prompt && outcome === 'ok';
   const code = notice || nothingSent ? EXIT.notSent : exitFor(outcome);
@@ -153,5 +157,25 @@ async function answer(
     writeLine(failed ? io.stderr : io.stdout, text);
   }
   if (notice) writeLine(io.stderr, notice);
+  if (args.out !== undefined && !failed) return writeOut(session, args.out, final, io);
   return code;
+}
+
+/** `--out FILE`: the answer's attached file, written as it would be attached. */
+async function writeOut(
+  session: ConsoleSession,
+  path: string,
+  messages: readonly { body: MessageLike }[],
+  io: ConsoleIo,
+): Promise<number> {
+  const { t } = session;
+  const file = messages.flatMap((m) => m.body.files ?? [])[0];
+  const content = file && fileText(file);
+  if (!file || content === undefined) {
+    writeLine(io.stderr, t('console.out.none', { file: path }));
+    return EXIT.invalid;
+  }
+  await writeFile(path, content);
+  writeLine(io.stderr, t('console.out.written', { name: file.name, file: path }));
+  return EXIT.ok;
 }

@@ -61,11 +61,6 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #watchLastRun = new Gauge({
-    name: 'hostops_watch_last_run_timestamp_seconds',
-    help: 'When the last watch run finished (Unix time)',
-    registers: [this.registry],
-  });
   readonly #watchAlerts = new Counter({
     name: 'hostops_watch_alerts_total',
     help: 'Watch alerts sent, by kind',
@@ -124,7 +119,6 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   watchRun(summary: RunSummary): void {
     this.#watchRuns.inc({ outcome: summary.outcome });
-    this.#watchLastRun.set(Date.now() / 1000);
     for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
   }
 
@@ -165,6 +159,11 @@ export class Metrics implements RouterObserver, WatchObserver {
         if (count !== undefined) this.set(count);
       },
     });
+  }
+
+  /** A store read for a gauge: undefined (and logged once per outage) when the store cannot be read. */
+  readStore<T>(read: () => Promise<T>): Promise<T | undefined> {
+    return this.#readWatch(read);
   }
 
   async #readWatch<T>(read: () => Promise<T>): Promise<T | undefined> {

@@ -107,6 +107,16 @@ export interface WatchedDomain {
   transferredAway: boolean | null;
 }
 
+export interface FlaggedDomain {
+  domain: string;
+  notFound: boolean;
+  inactive: boolean;
+  expired: boolean;
+  transferredAway: boolean;
+  /** Failed runs in a row. */
+  failures: number;
+}
+
 export interface WatchAddResult {
   added: string[];
   already: string[];
@@ -267,6 +277,8 @@ export interface Store {
     ): Promise<boolean>;
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
+    /** Approval requests open, and how many of them run out before `dueBefore` (for the gauges). */
+    countAwaiting(dueBefore: Date): Promise<{ waiting: number; due: number }>;
     /**
      * Changes in `states` whose deadline has come (`expiresAt` at or before `now`, by default the store's
      * clock), soonest deadline first (then by id), `limit` of them after `after` (the last of the page
@@ -320,6 +332,11 @@ export interface Store {
     /** The given domains that are watched, by name. */
     get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;
+    /**
+     * The watched domains that need attention — not found, inactive, expired, transferred away, or
+     * failing — with their flags: what the flag and failure gauges export (one partial index range).
+     */
+    flagged(): Promise<FlaggedDomain[]>;
     /**
      * One page of the watched domains whose expiry date is known (`YYYY-MM-DD`), by name, the first
      * `limit` after `after` (from the start when undefined): what the expiry gauges export, read a page at

@@ -147,6 +147,20 @@ export function createKyselyStore(
         return (await query.execute()).map(toChange);
       },
 
+      async countAwaiting(dueBefore) {
+        const row = await db
+          .selectFrom('changes')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('waiting'),
+            eb.fn
+              .count<number | string>(eb.case().when('expires_at', '<', dueBefore.getTime()).then(1).end())
+              .as('due'),
+          ])
+          .where('state', '=', 'awaiting_approval')
+          .executeTakeFirstOrThrow();
+        return { waiting: Number(row.waiting), due: Number(row.due) };
+      },
+
       async orphanSending(live, result, now) {
         // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
         if (live.length === 0) return [];

@@ -13,12 +13,16 @@ With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 
   --yes       confirm a change without asking (one-shot); without it a change only shows its preview
   --revert DOMAIN  a change back to the DNS set sent before the domain's last one (like Revert in Discord)
   --json      print the answer's data as JSON (what its text is made from)
+  --out FILE  write the file the answer attaches (a calendar, an export) to FILE (one-shot)
   --no-color  plain text (also NO_COLOR=1)
   --verbose   log lines on stderr
 Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
   'console.args.as': '--as takes one of {tiers}',
   'console.args.revert': '--revert takes a domain name',
   'console.args.revert_or_command': '--revert takes no command: it is one',
+  'console.args.out': '--out takes a file name, and a command to run once',
+  'console.out.none': 'Nothing written to {file}: the answer attaches no file.',
+  'console.out.written': 'Wrote {name} to {file}.',
   'console.revert.none':
     'Nothing to revert: no DNS record set was sent for {domain} through HostOps (`/domain records` shows what was).',
   'console.args.unknown_flag': 'unknown flag {flag}\n{usage}',
@@ -86,12 +90,16 @@ Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig
   --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
   --revert DOMAIN  eine Änderung zurück zum DNS-Satz vor dem letzten der Domain (wie Zurücksetzen in Discord)
   --json      die Daten der Antwort als JSON ausgeben (woraus ihr Text gemacht ist)
+  --out DATEI die Datei, die die Antwort anhängt (ein Kalender, ein Export), nach DATEI schreiben (einmalig)
   --no-color  reiner Text (auch NO_COLOR=1)
   --verbose   Logzeilen auf stderr
 Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
   'console.args.as': '--as nimmt eins von {tiers}',
   'console.args.revert': '--revert nimmt einen Domainnamen',
   'console.args.revert_or_command': '--revert nimmt keinen Befehl: es ist einer',
+  'console.args.out': '--out nimmt einen Dateinamen und einen einmal auszuführenden Befehl',
+  'console.out.none': 'Nichts nach {file} geschrieben: die Antwort hängt keine Datei an.',
+  'console.out.written': '{name} nach {file} geschrieben.',
   'console.revert.none':
     'Nichts zurückzusetzen: für {domain} wurde kein DNS-Satz über HostOps gesendet (`/domain records` zeigt, was gesendet wurde).',
   'console.args.unknown_flag': 'unbekannter Schalter {flag}\n{usage}',
