@@ -11,9 +11,11 @@ import { coldStart } from './metrics/coldStart.js';
 import { dnsDiff, dnsLookup } from './metrics/dns.js';
 import { expiry } from './metrics/expiry.js';
 import { history } from './metrics/history.js';
+import { http } from './metrics/http.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
+import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
@@ -44,6 +46,8 @@ const METRICS = [
   dnsLookup,
   rdnsAck,
   history,
+  load,
+  http,
   scrape,
 ];
 

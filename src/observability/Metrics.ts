@@ -63,15 +63,16 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #watchLastRun = new Gauge({
-    name: 'hostops_watch_last_run_timestamp_seconds',
-    help: 'When the last watch run finished (Unix time)',
-    registers: [this.registry],
-  });
   readonly #watchAlerts = new Counter({
     name: 'hostops_watch_alerts_total',
     help: 'Watch alerts sent, by kind',
     labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #interactionRequests = new Counter({
+    name: 'hostops_interaction_requests_total',
+    help: 'Requests to POST /interactions (INTERACTIONS_MODE=http) by the HTTP status answered',
+    labelNames: ['status'] as const,
     registers: [this.registry],
   });
   readonly #gatewayReconnects = new Counter({
@@ -120,7 +121,6 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   watchRun(summary: RunSummary): void {
     this.#watchRuns.inc({ outcome: summary.outcome });
-    this.#watchLastRun.set(Date.now() / 1000);
     for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
   }
 
@@ -172,6 +172,11 @@ export class Metrics implements RouterObserver, WatchObserver {
     });
   }
 
+  /** A store read for a gauge: undefined (and logged once per outage) when the store cannot be read. */
+  readStore<T>(read: () => Promise<T>): Promise<T | undefined> {
+    return this.#readWatch(read);
+  }
+
   async #readWatch<T>(read: () => Promise<T>): Promise<T | undefined> {
     try {
       const value = await read();
@@ -183,6 +188,10 @@ export class Metrics implements RouterObserver, WatchObserver {
       this.#watchUnreadable = true;
       return undefined;
     }
+  }
+
+  interactionRequest(status: number): void {
+    this.#interactionRequests.inc({ status: String(status) });
   }
 
   gatewayReconnected(): void {

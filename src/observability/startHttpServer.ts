@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -12,15 +13,30 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** GET /healthz (200 when the gateway session is ready, else 503) and GET /metrics (Prometheus text). */
+/** The expiry calendar by URL: its secret token, and the .ics text read from the store at each request. */
+export interface CalendarFeed {
+  token: string;
+  render(): Promise<string>;
+}
+
+const CALENDAR_PATH = /^\/calendar\/([^/]+)\.ics$/;
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * GET /healthz (200 when the gateway session is ready, else 503), GET /metrics (Prometheus text) and,
+ * with CALENDAR_TOKEN, GET /calendar/<token>.ics.
+ */
 export async function startHttpServer(options: {
   host: string;
   port: number;
   health: HealthState;
   metrics: Metrics;
   logger: Logger;
+  calendar?: CalendarFeed | undefined;
 }): Promise<HttpServer> {
-  const { health, metrics, logger } = options;
+  const { health, metrics, logger, calendar } = options;
+  // Compared as digests of equal length, in constant time: the response time tells nothing of the token.
+  const calendarToken = calendar && digest(calendar.token);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -40,6 +56,25 @@ export async function startHttpServer(options: {
       void serveMetrics(res, metrics, logger);
       return;
     }
+    const token = calendar && calendarToken && CALENDAR_PATH.exec(path ?? '')?.[1];
+    if (calendar && calendarToken && token && timingSafeEqual(digest(token), calendarToken)) {
+      calendar.render().then(
+        (ics) => {
+          res.writeHead(200, {
+            'content-type': 'text/calendar; charset=utf-8',
+            'content-disposition': 'inline; filename="hostops-expiry.ics"',
+            'cache-control': 'no-store',
+          });
+          res.end(ics);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'expiry calendar could not be rendered');
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('calendar unavailable\n');
+        },
+      );
+      return;
+    }
+    // A wrong token looks like any other unknown path.
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
   // Probes and scrapers should never hold a shutdown open.

@@ -4,6 +4,10 @@ import { escapeLike } from './recentTargetsQuery.js';
 import type { Store, WatchedDomain } from './Store.js';
 import type { Database, Engine, WatchedDomainsTable } from './schema.js';
 
+// The predicate of the partial index watched_domains_flagged (migration 0017), word for word: a planner
+// uses a partial index only for a query whose WHERE matches it.
+export const FLAGGED = sql<boolean>`status = 'not_found' or active = 0 or expired = 1 or transferred_away = 1 or failures > 0`;
+
 /** The watch list and the alerts sent for it. */
 export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch'] {
   return {
@@ -108,6 +112,22 @@ export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch
 
     count() {
       return countWatched(db);
+    },
+
+    async flagged() {
+      const rows = await db
+        .selectFrom('watched_domains')
+        .select(['domain', 'status', 'active', 'expired', 'transferred_away', 'failures'])
+        .where(FLAGGED)
+        .execute();
+      return rows.map((row) => ({
+        domain: row.domain,
+        notFound: row.status === 'not_found',
+        inactive: row.active === 0,
+        expired: row.expired === 1,
+        transferredAway: row.transferred_away === 1,
+        failures: row.failures,
+      }));
     },
 
     async expiries(after, limit) {

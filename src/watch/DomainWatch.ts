@@ -3,13 +3,14 @@ import pLimit from 'p-limit';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
-import { type MessageKey, message, translator } from '../i18n/Translator.js';
+import { type MessageKey, message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { TurnBudget } from '../TurnBudget.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
 import { daysBetween } from './daysBetween.js';
+import { type CalendarData, calendarData, renderCalendar } from './expiryCalendar.js';
 import { renderDigest } from './renderDigest.js';
 
 export interface WatchSettings {
@@ -36,6 +37,7 @@ const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch
   network: 'watch.reason.network',
   outcome_unknown: 'watch.reason.outcome_unknown',
   request_too_large: 'watch.reason.request_too_large',
+  no_connection: 'watch.reason.no_connection',
 };
 
 export interface WatchObserver {
@@ -65,6 +67,14 @@ export interface WatchExpiries {
   /** The start of each domain's expiry date in the API's zone (ms since the epoch), in `domains`' order. */
   expiresAt: number[];
 }
+
+/** The last run of the whole list, kept in the store's settings. */
+export interface LastWatchRun {
+  at: string;
+  outcome: RunSummary['outcome'];
+  checked: number;
+}
+const LAST_RUN_KEY = 'watch.last_run';
 
 export interface RunSummary {
   checked: number;
@@ -111,6 +121,31 @@ export class DomainWatch implements WatchGauges {
 
   count(): Promise<number> {
     return this.store.watch.count();
+  }
+
+  /** When a run of the whole list last finished, wherever it ran: what the staleness alert reads. */
+  async lastRun(): Promise<LastWatchRun | undefined> {
+    const stored = await this.store.settings.get(LAST_RUN_KEY);
+    return stored === undefined ? undefined : (JSON.parse(stored) as LastWatchRun);
+  }
+
+  async #noteRun(summary: RunSummary, log: Logger): Promise<void> {
+    const run: LastWatchRun = {
+      at: this.now().toISOString(),
+      outcome: summary.outcome,
+      checked: summary.checked,
+    };
+    try {
+      await this.store.settings.put(LAST_RUN_KEY, JSON.stringify(run), this.now());
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the watch run');
+    }
+  }
+
+  /** The expiry calendar of the whole list, as data and as its .ics text, in `t`'s language. */
+  async calendar(t: Translator): Promise<{ data: CalendarData; ics: string }> {
+    const data = calendarData(await this.store.watch.all(), this.settings.leadDays, t);
+    return { data, ics: await renderCalendar(data, t) };
   }
 
   async expiries(budget = new TurnBudget()): Promise<WatchExpiries> {
@@ -222,7 +257,10 @@ export class DomainWatch implements WatchGauges {
       outcome,
     } as const;
     // A look at a few new domains says nothing about whether the scheduled watch is running.
-    if (trigger !== 'added') this.observer?.watchRun(summary);
+    if (trigger !== 'added') {
+      this.observer?.watchRun(summary);
+      await this.#noteRun(summary, log);
+    }
     log.info(
       {
         checked: summary.checked,
@@ -244,8 +282,9 @@ export class DomainWatch implements WatchGauges {
 
   async #observe(domain: string): Promise<Observation> {
     try {
-      // The client retries 429 after Retry-After (and 5xx) within its time budget.
-      const info = await this.hosting.getDomainInfo(domain);
+      // The client retries 429 after Retry-After (and 5xx) within its time budget. Every look-up of the
+      // watch takes one share of the connections, beside the commands' (within WATCH_CONCURRENCY).
+      const info = await this.hosting.getDomainInfo(domain, { caller: 'watch' });
       return {
         kind: 'ok',
         expiryDate: info.expiryDate?.toISODate() ?? null,
