@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 /** Items between two looks at the clock: a clock read costs as much as a cheap item. */
 const ITEMS_PER_LOOK = 32;
@@ -8,6 +8,8 @@ const ITEMS_PER_LOOK = 32;
  * turn given back costs microseconds.
  */
 const TURN_MS = 1;
+/** The longest a turn given back waits for more urgent work (`giveWay`) before the loop goes on anyway. */
+const GIVE_WAY_MS = 100;
 
 /**
  * A long loop's share of the event loop. `spent()`, called once per item, says when a turn's work
@@ -19,6 +21,9 @@ export class TurnBudget {
   #since = performance.now();
   #items = 0;
 
+  /** `giveWay`: while it says true, the loop waits (up to GIVE_WAY_MS a turn) rather than go on. */
+  constructor(private readonly giveWay: () => boolean = () => false) {}
+
   spent(): boolean {
     if (++this.#items < ITEMS_PER_LOOK) return false;
     this.#items = 0;
@@ -27,6 +32,8 @@ export class TurnBudget {
 
   async giveBack(): Promise<void> {
     await nextTurn();
+    // A millisecond at a time, so what is waited for runs its turns uncontended.
+    for (let waited = 0; waited < GIVE_WAY_MS && this.giveWay(); waited++) await sleep(1);
     this.#since = performance.now();
     this.#items = 0;
   }

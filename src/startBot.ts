@@ -100,6 +100,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     health.store = ok ? 'ok' : 'unreachable';
   };
   if (watch) metrics.observeWatch(watch);
+  metrics.giveWayTo(() => router.firstResponses.pending());
   const scheduler = watch
     ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
     : undefined;

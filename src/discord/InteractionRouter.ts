@@ -31,6 +31,7 @@ import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
 import { isChangeButton, parseCustomId } from './customId.js';
+import { FirstResponses } from './FirstResponses.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
@@ -96,6 +97,8 @@ export class InteractionRouter {
   readonly #table: CommandTable;
   readonly #forms: FormDesk;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Interactions Discord has not had a first response to yet: what a scrape of /metrics gives way to. */
+  readonly firstResponses = new FirstResponses();
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
@@ -158,6 +161,7 @@ export class InteractionRouter {
    * done, with whether this process took it (false: another replica did, or it had been handled before).
    */
   handle(interaction: Interaction): Promise<boolean> {
+    this.firstResponses.received(interaction);
     let taken = false;
     const task = handlerScope.run({ interactionId: interaction.id }, async () => {
       try {
@@ -165,6 +169,8 @@ export class InteractionRouter {
         if (taken) await this.#route(interaction);
       } catch (error) {
         this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
+      } finally {
+        this.firstResponses.settled(interaction);
       }
     });
     return this.#track(task).then(() => taken);

@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { CommandOutcome } from '../audit/outcomes.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
+import { TurnBudget } from '../TurnBudget.js';
 import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';
 import { expiryGauges } from './expiryGauges.js';
 
@@ -54,6 +55,7 @@ export class Metrics implements RouterObserver, WatchObserver {
     registers: [this.registry],
   });
   #watch: WatchGauges | undefined;
+  #giveWay: () => boolean = () => false;
   #watchUnreadable = false;
   readonly #watchRuns = new Counter({
     name: 'hostops_watch_runs_total',
@@ -129,14 +131,23 @@ export class Metrics implements RouterObserver, WatchObserver {
    */
   async scrape(): Promise<AsyncIterable<string>> {
     const watch = this.#watch;
+    const budget = new TurnBudget(this.#giveWay);
     const [text, expiries] = await Promise.all([
       this.registry.metrics(),
-      watch ? this.#readWatch(() => watch.expiries()) : undefined,
+      watch ? this.#readWatch(() => watch.expiries(budget)) : undefined,
     ]);
     return (async function* () {
       yield text;
-      if (watch) yield* expiryGauges(expiries);
+      if (watch) yield* expiryGauges(expiries, budget);
     })();
+  }
+
+  /**
+   * A scrape pauses while `pending` says work that cannot wait is under way: an interaction Discord has
+   * not had a first response to (it wants one within 3 s; Prometheus waits 10 s by default).
+   */
+  giveWayTo(pending: () => boolean): void {
+    this.#giveWay = pending;
   }
 
   /**

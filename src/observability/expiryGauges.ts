@@ -33,8 +33,10 @@ const NONE: WatchExpiries = { today: 0, domains: [], expiresAt: [] };
  * for one turn of the event loop (prom-client renders a metric in one). Without `expiries` (the store
  * could not be read) the gauges are there with no samples: nothing rather than stale values.
  */
-export async function* expiryGauges(expiries: WatchExpiries = NONE): AsyncGenerator<string> {
-  const budget = new TurnBudget();
+export async function* expiryGauges(
+  expiries: WatchExpiries = NONE,
+  budget = new TurnBudget(),
+): AsyncGenerator<string> {
   const { domains } = expiries;
   for (const gauge of [TIMESTAMP, DAYS]) {
     let chunk = `\n# HELP ${gauge.name} ${gauge.help}\n# TYPE ${gauge.name} gauge\n`;

@@ -52,8 +52,11 @@ const REMEMBERED_DATES = 50_000;
 /** What the watch gauges export, read from the store when they are scraped. */
 export interface WatchGauges {
   count(): Promise<number>;
-  /** Every watched domain whose expiry is known, with the instant it expires (read a page at a time). */
-  expiries(): Promise<WatchExpiries>;
+  /**
+   * Every watched domain whose expiry is known, with the instant it expires: read a page at a time,
+   * giving the event loop back as `budget` says.
+   */
+  expiries(budget?: TurnBudget): Promise<WatchExpiries>;
 }
 
 /** Watched domains by name, each with the instant it expires, and the start of today to count days from. */
@@ -145,13 +148,12 @@ export class DomainWatch implements WatchGauges {
     return { data, ics: await renderCalendar(data, t) };
   }
 
-  async expiries(): Promise<WatchExpiries> {
+  async expiries(budget = new TurnBudget()): Promise<WatchExpiries> {
     const today = this.#today().toMillis();
     const domains: string[] = [];
     const expiresAt: number[] = [];
     // A page at a time, giving the event loop back between pages and within one: with 100,000 domains a
     // scrape must not hold up the gateway (Discord wants an acknowledgement within 3 s).
-    const budget = new TurnBudget();
     let after: string | undefined;
     for (;;) {
       const page = await this.store.watch.expiries(after, EXPIRY_PAGE);

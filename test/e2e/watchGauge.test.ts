@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';
 import { freePort } from '../support/freePort.js';
 import { createDatabase } from '../support/startPostgres.js';
-import { startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
+import { ROLES, startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
 import { watchedDomains } from '../support/watchedDomains.js';
 
 const WATCH_CHANNEL = '300000000000000078';
@@ -271,6 +271,26 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
       }
       expect(instants.get(domain), domain).toBe(at);
       expect(days.get(domain), domain).toBe(calendarDays(today, date));
+    }
+  });
+
+  it('a scrape gives way to an interaction Discord has not had a first response to', async () => {
+    // Discord takes 2.5 s to accept the reply: all that while, the interaction waits for its acknowledgement.
+    const ACCEPT_MS = 2_500;
+    t.discord.setRestDelay(ACCEPT_MS);
+    try {
+      const help = t.command({ commandName: 'help', roles: [ROLES.viewer] });
+      const reply = await t.nth(help, 0);
+      const text = await scrape(t);
+      const scrapedAt = performance.now();
+      // Alone, this scrape takes a fraction of a second; it pauses (a turn at most every 100 ms) while the
+      // interaction waits, so it ends only once the reply was accepted.
+      expect(scrapedAt).toBeGreaterThan(reply.at + ACCEPT_MS - 100);
+      expect(series(text, TIMESTAMP).size).toBe(
+        seeded.filter((row) => row.expiryDate !== null).length + Object.keys(CHECKED).length,
+      );
+    } finally {
+      t.discord.setRestDelay(0);
     }
   });
 });
