@@ -2,9 +2,7 @@
 
 # --- build: dev dependencies, TypeScript → one bundle per entry point in dist/ (scripts/build.mjs, esbuild) ---
 FROM node:24-slim AS build
-# better-sqlite3 is a native module: built here from source when no prebuilt binary can be fetched.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
+# No compiler: better-sqlite3's native module comes prebuilt in its npm package (Node-API, README).
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
