@@ -1,7 +1,11 @@
 # syntax=docker/dockerfile:1
 
+# The Node HostOps ships, exactly as .node-version holds it: CI (.ci/run) runs the suite on that version, and
+# test/nodeVersions.test.ts fails when this default and the file differ.
+ARG NODE_VERSION=24.21.0
+
 # --- build: dev dependencies, TypeScript → one bundle per entry point in dist/ (scripts/build.mjs, esbuild) ---
-FROM node:24-slim AS build
+FROM node:${NODE_VERSION}-slim AS build
 # No compiler: better-sqlite3's native module comes prebuilt in its npm package (Node-API, README).
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,7 +18,7 @@ COPY commands ./commands
 RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: production dependencies only, non-root ---
-FROM node:24-slim
+FROM node:${NODE_VERSION}-slim
 # NODE_COMPILE_CACHE (Node 22+): V8's compiled code for the bundle, made below at build time, so a container
 # starts without compiling it again.
 ENV NODE_ENV=production \
