@@ -44,8 +44,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Exec form: node is PID 1 and receives SIGTERM itself (no shell or npm in between); HostOps handles
 # it, drains within SHUTDOWN_GRACE_MS (8 s) and exits before Docker's 10-second SIGKILL.
 # The node options of `npm start` (bench/analysis.md, "Footprint"): --max-semi-space-size=4 (MB) because V8's
-# young generation otherwise grows to 16 MB per semi-space in a burst and keeps it (a 200-command burst then
-# peaks above 128 MiB); --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
+# young generation otherwise grows to 16 MB per semi-space in a burst (Node 20; 64 MB on Node 24) and keeps
+# it (a 200-command burst then peaks above 128 MiB); --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
 # arena, and the one that tiers up undici's WebAssembly HTTP parser keeps ≈ 10 MB after it (one CPU's
 # worth of background threads is what a small container has anyway).
 STOPSIGNAL SIGTERM

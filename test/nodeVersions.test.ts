@@ -51,6 +51,11 @@ describe('the Node versions', () => {
     expect(withNode).toContain('.engines.node');
   });
 
+  it('the build targets the oldest version engines promises, naming none itself', () => {
+    expect(read('scripts/build.mjs')).toContain('.engines.node');
+    expect(read('scripts/build.mjs')).not.toMatch(/['`]node\d+/);
+  });
+
   it('the type definitions are those of the oldest line, so code cannot lean on a newer API', () => {
     expect(semver.minVersion(pkg.devDependencies['@types/node'] ?? '')?.major).toBe(semver.major(oldest));
   });
