@@ -3,13 +3,16 @@
 // `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction, FakeDiscord, FakeDiscordOptions } from '../test/support/FakeDiscord.js';
 import { FakeDiscord as FakeDiscordServer } from '../test/support/FakeDiscord.js';
 import { FakeHostingApi } from '../test/support/FakeHostingApi.js';
+import { freePort } from '../test/support/freePort.js';
 
-export type BotKind = 'hostops' | 'naive' | 'bare';
+/** barehttp: the smallest interactions endpoint (node:http, signature verified, a fixed reply at once). */
+export type BotKind = 'hostops' | 'naive' | 'bare' | 'barehttp';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const TMP = join(ROOT, 'bench', '.tmp');
@@ -19,6 +22,7 @@ const ENTRY: Record<BotKind, string> = {
   hostops: process.env.BENCH_HOSTOPS_ENTRY ?? join(ROOT, 'dist', 'src', 'index.js'),
   naive: join(ROOT, 'bench', 'naive.mjs'),
   bare: join(ROOT, 'bench', 'bare.mjs'),
+  barehttp: join(ROOT, 'bench', 'bareHttp.mjs'),
 };
 
 /** Snowflake-shaped role ids, as the config schema wants them. */
@@ -98,21 +102,21 @@ export const WATCHED_DOMAINS = 100;
 const WATCH_ENV = { WATCH_CHANNEL_ID: '400000000000000001', WATCH_SCHEDULE: '0 8 1 1 *' };
 
 /**
- * Empties the bots' working directory and seeds HostOps' SQLite store (DATABASE_URL's default,
- * data/hostops.db there) with WATCHED_DOMAINS watched domains, each as a past run left it.
+ * Empties the bots' working directory (or `cwd`) and seeds HostOps' SQLite store (DATABASE_URL's default,
+ * data/hostops.db there) with WATCHED_DOMAINS (or `watched`) watched domains, each as a past run left it.
  */
-export async function prepareBotCwd(): Promise<void> {
-  rmSync(BOT_CWD, { recursive: true, force: true });
-  mkdirSync(BOT_CWD, { recursive: true });
+export async function prepareBotCwd(cwd = BOT_CWD, watched = WATCHED_DOMAINS): Promise<void> {
+  rmSync(cwd, { recursive: true, force: true });
+  mkdirSync(cwd, { recursive: true });
   const { openStore } = await import('../src/store/index.js');
-  const store = await openStore(`sqlite:${join(BOT_CWD, 'data', 'hostops.db')}`);
+  const store = await openStore(`sqlite:${join(cwd, 'data', 'hostops.db')}`);
   try {
     const now = new Date();
-    const domains = Array.from({ length: WATCHED_DOMAINS }, (_, n) => {
+    const domains = Array.from({ length: watched }, (_, n) => {
       const domain = `watched-${String(n).padStart(3, '0')}.example.com`;
       return { domain, unicode: domain };
     });
-    await store.watch.add(domains, ROLES.operator, now);
+    await store.watch.add(domains, ROLES.operator, now, watched);
     for (const [n, seen] of (await store.watch.all()).entries()) {
       const expiry = new Date(now.getTime() + ((n % 400) - 5) * 86_400_000).toISOString().slice(0, 10);
       await store.watch.record(
@@ -179,6 +183,18 @@ export interface SpawnOptions {
   nodeArgs?: readonly string[];
   /** Another entry script for this launch (experiments comparing builds side by side). */
   entry?: string;
+  /** Another working directory (a store of its own, e.g. with more watched domains); BOT_CWD by default. */
+  cwd?: string;
+  /**
+   * Interactions over HTTP (INTERACTIONS_MODE=http for HostOps; always for barehttp) on this port, which
+   * withBot, launch and coldLaunch choose when it is 0: the fake POSTs them there, signed, instead of the gateway.
+   */
+  interactionsPort?: number;
+}
+
+/** `options` with a free port where interactionsPort is 0 (a bot over HTTP). */
+export async function withPort(options: SpawnOptions = {}): Promise<SpawnOptions> {
+  return options.interactionsPort === 0 ? { ...options, interactionsPort: await freePort() } : options;
 }
 
 export interface BotProcess {
@@ -187,6 +203,8 @@ export interface BotProcess {
   /** performance.now() just before spawn(). */
   spawnedAt: number;
   child: ChildProcess;
+  /** The Interactions Endpoint URL when the bot takes interactions over HTTP. */
+  interactionsUrl?: string;
   /** Lines HostOps wrote to stdout (pino JSON), counted while draining the pipe. */
   stdoutLines(): number;
   stderrTail(): string;
@@ -199,7 +217,7 @@ export interface BotProcess {
 }
 
 export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}): BotProcess {
-  const cwd = BOT_CWD;
+  const cwd = options.cwd ?? BOT_CWD;
   mkdirSync(cwd, { recursive: true });
   const args: string[] = [];
   if (options.inspect) args.push('--inspect=127.0.0.1:0');
@@ -229,6 +247,14 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     LOG_LEVEL,
     NODE_COMPILE_CACHE: COMPILE_CACHE,
     ...(kind === 'hostops' ? WATCH_ENV : {}),
+    ...(options.interactionsPort === undefined
+      ? {}
+      : {
+          INTERACTIONS_MODE: 'http',
+          INTERACTIONS_PORT: String(options.interactionsPort),
+          INTERACTIONS_HOST: '127.0.0.1',
+          DISCORD_PUBLIC_KEY: discord.signer.publicKey,
+        }),
     ...options.env,
   };
   const spawnedAt = performance.now();
@@ -258,6 +284,9 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     pid: child.pid ?? -1,
     spawnedAt,
     child,
+    ...(options.interactionsPort === undefined
+      ? {}
+      : { interactionsUrl: `http://127.0.0.1:${options.interactionsPort}/interactions` }),
     stdoutLines: () => lines,
     stderrTail: () => stderr.slice(-2000),
     exited: () => exited,
@@ -310,6 +339,11 @@ export class Tracker {
   readonly original = new Map<string, number>();
   /** Tokens whose PATCH @original carried embeds (a result) rather than only text (an error message). */
   readonly originalWithEmbeds = new Set<string>();
+  /**
+   * The last PATCH @original per token and what it said: a read that waited for a connection edits its
+   * deferral with a notice first, so its answer is the last edit, not the first.
+   */
+  readonly lastOriginal = new Map<string, { at: number; embeds: boolean; content: string }>();
   readonly followups = new Map<string, number[]>();
   readonly #discord: FakeDiscord;
   #cursor: number;
@@ -334,10 +368,13 @@ export class Tracker {
       } else if (parts[1] === 'webhooks') {
         const token = parts[3] ?? '';
         if (r.method === 'PATCH' && parts[5] === '@original') {
+          const body = r.body as { embeds?: unknown; content?: unknown } | undefined;
+          const embeds = Array.isArray(body?.embeds) && body.embeds.length > 0;
+          const content = typeof body?.content === 'string' ? body.content : '';
+          this.lastOriginal.set(token, { at: r.at, embeds, content });
           if (!this.original.has(token)) {
             this.original.set(token, r.at);
-            const embeds = (r.body as { embeds?: unknown } | undefined)?.embeds;
-            if (Array.isArray(embeds) && embeds.length > 0) this.originalWithEmbeds.add(token);
+            if (embeds) this.originalWithEmbeds.add(token);
           }
         } else if (r.method === 'POST' && parts.length === 4) {
           const list = this.followups.get(token) ?? [];
@@ -396,12 +433,15 @@ export interface Ready {
 export async function waitReady(stage: Stage, bot: BotProcess, tracker: Tracker): Promise<Ready> {
   const deadline = performance.now() + 20_000;
   await Promise.race([
-    stage.discord.waitForReady(20_000),
+    bot.interactionsUrl === undefined
+      ? stage.discord.waitForReady(20_000)
+      : endpointListening(stage, bot.interactionsUrl, deadline),
     bot.exit.then(() => {
       throw new Error(`${bot.kind} exited before ready: ${bot.stderrTail()}`);
     }),
   ]);
   const handshakeAt = performance.now();
+  if (bot.interactionsUrl !== undefined) stage.discord.deliverOverHttp([bot.interactionsUrl]);
   const probe = domainInfo(stage);
   await waitUntil(
     () => {
@@ -414,6 +454,36 @@ export async function waitReady(stage: Stage, bot: BotProcess, tracker: Tracker)
   );
   const readyAt = tracker.ackAt(probe) ?? Number.NaN;
   return { handshakeAt, readyAt };
+}
+
+const PING = JSON.stringify({ id: '1', application_id: '1', type: 1, token: 'ping', version: 1 });
+
+/**
+ * Over HTTP the handshake is the endpoint answering a signed PING, once its port takes a connection (tried
+ * every 5 ms with a bare TCP connect: a failing fetch costs the machine far more while the bot boots).
+ */
+async function endpointListening(stage: Stage, url: string, deadline: number): Promise<void> {
+  const { port } = new URL(url);
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  while (!(await accepts())) {
+    if (performance.now() > deadline) throw new Error(`${url} never took a connection`);
+    await sleep(5);
+  }
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: stage.discord.signer.headers(PING),
+    body: PING,
+  });
+  if (!response.ok) throw new Error(`${url} answered a PING with ${response.status}`);
+  await response.arrayBuffer();
 }
 
 /** Sequential commands with no API delay, so lazily loaded code and JIT are warm before measuring. */
@@ -506,7 +576,7 @@ export async function launch(
 ): Promise<Running> {
   const stage = await startStage(options.guild);
   const tracker = new Tracker(stage.discord);
-  const bot = spawnBot(kind, stage, options.spawn);
+  const bot = spawnBot(kind, stage, await withPort(options.spawn));
   const stop = async () => {
     await bot.stop();
     await stage.stop();
@@ -530,7 +600,7 @@ export async function withBot<T>(
 ): Promise<T> {
   const stage = await startStage(guild);
   const tracker = new Tracker(stage.discord);
-  const bot = spawnBot(kind, stage, options);
+  const bot = spawnBot(kind, stage, await withPort(options));
   try {
     const ready = await waitReady(stage, bot, tracker);
     return await fn({ stage, bot, tracker, ready });

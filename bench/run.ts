@@ -19,12 +19,15 @@ import { coldStart } from './metrics/coldStart.js';
 import { dnsDiff, dnsLookup } from './metrics/dns.js';
 import { expiry } from './metrics/expiry.js';
 import { history } from './metrics/history.js';
+import { http } from './metrics/http.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
+import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
+import { scrape } from './metrics/scrape.js';
 import { watch } from './metrics/watch.js';
 import {
   errorRow,
@@ -51,6 +54,9 @@ const METRICS = [
   dnsLookup,
   rdnsAck,
   history,
+  load,
+  http,
+  scrape,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
@@ -230,8 +229,8 @@ const register = change<Registration>({
       ...CONTACTS.map((c) => ({ name: t(c.key), value: literal(registration[c.apiName]), inline: true })),
     ],
   }),
-  send: async ({ domain, ...rest }, { hosting, correlationId, requesterId, t, channelT }) => {
-    await hosting.createDomain({ domain: domain.ascii, ...rest }, { correlationId });
+  send: async ({ domain, ...rest }, { hosting, call, requester, t, channelT }) => {
+    await hosting.createDomain({ domain: domain.ascii, ...rest }, call);
     const servers = `${literal(rest.ns1)}, ${literal(rest.ns2)}`;
     return {
       private: {
@@ -245,7 +244,7 @@ const register = change<Registration>({
       },
       public: {
         content: channelT('domain.register.record', {
-          requester: userMention(requesterId),
+          requester,
           domain: domainLabel(domain),
           servers,
         }),
@@ -254,9 +253,9 @@ const register = change<Registration>({
   },
   readBack: {
     // The provider knows a registered domain: a 404 means the registration did not happen.
-    verify: async ({ domain }, { hosting, correlationId }) => {
+    verify: async ({ domain }, { hosting, call }) => {
       try {
-        await hosting.getDomainInfo(domain.ascii, { correlationId });
+        await hosting.getDomainInfo(domain.ascii, call);
         return true;
       } catch (error) {
         if (error instanceof HostingApiError && error.kind === 'not_found') return false;
@@ -276,9 +275,7 @@ export const domain = defineCommand(definition, {
       parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
       target: (name) => name.ascii,
       run: async (context, name) => {
-        const info = await context.hosting.getDomainInfo(name.ascii, {
-          correlationId: context.correlationId,
-        });
+        const info = await context.hosting.getDomainInfo(name.ascii, context.call);
         const days = info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null;
         return {
           embeds: [renderDomainInfo(name, info, today(context), context.t)],
@@ -300,9 +297,7 @@ export const domain = defineCommand(definition, {
           list.domains.map((name) =>
             limit(async (): Promise<ExpiryResult> => {
               try {
-                const info = await context.hosting.getDomainInfo(name.ascii, {
-                  correlationId: context.correlationId,
-                });
+                const info = await context.hosting.getDomainInfo(name.ascii, context.call);
                 return { domain: name, info };
               } catch (error) {
                 const description = describeError(error, context.correlationId, context.t);

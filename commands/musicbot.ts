@@ -2,7 +2,6 @@ import {
   ApplicationCommandOptionType,
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
@@ -96,15 +95,12 @@ export const musicbot = defineCommand(definition, {
           { name: t('musicbot.field.password'), value: t('musicbot.create.password_later'), inline: true },
         ],
       }),
-      send: async (
-        account,
-        { hosting, correlationId, secrets, generatePassword, requesterId, t, channelT },
-      ) => {
+      send: async (account, { hosting, call, secrets, generatePassword, requester, t, channelT }) => {
         // Generated only now, never stored; scrubbed from any log line while it is in flight.
         const password = generatePassword();
         const forget = secrets.add(password);
         try {
-          const user = await hosting.createMusicBotUser({ ...account, password }, { correlationId });
+          const user = await hosting.createMusicBotUser({ ...account, password }, call);
           const fields = (words: Translator) => [
             { name: words('musicbot.field.id'), value: String(user.id), inline: true },
             ...accountFields(user, asEchoed, words),
@@ -121,7 +117,7 @@ export const musicbot = defineCommand(definition, {
               ],
             },
             public: {
-              content: channelT('musicbot.create.record', { requester: userMention(requesterId) }),
+              content: channelT('musicbot.create.record', { requester }),
               embeds: [
                 { title: channelT('musicbot.create.done'), color: Colour.success, fields: fields(channelT) },
               ],

@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import { maskSecret } from '../src/changes/maskSecret.js';
 import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
@@ -74,8 +73,8 @@ export const panel = defineCommand(definition, {
           { name: t('panel.bind.ip'), value: literal(ip), inline: true },
         ],
       }),
-      send: async ({ license, ip }, { hosting, correlationId, requesterId, t, channelT }) => {
-        await hosting.bindPanelLicense({ license, ip }, { correlationId });
+      send: async ({ license, ip }, { hosting, call, requester, t, channelT }) => {
+        await hosting.bindPanelLicense({ license, ip }, call);
         const summary = (words: Translator, key: string) =>
           words('panel.bind.summary', { license: literal(key), ip: literal(ip) });
         return {
@@ -87,7 +86,7 @@ export const panel = defineCommand(definition, {
           // The channel record shows only the key's tail.
           public: {
             content: channelT('panel.bind.record', {
-              requester: userMention(requesterId),
+              requester,
               summary: summary(channelT, maskSecret(license)),
             }),
           },

@@ -1,7 +1,6 @@
 import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
-  userMention,
 } from 'discord.js';
 import {
   change,
@@ -80,8 +79,8 @@ export const server = defineCommand(definition, {
       autocomplete: suggestServerIds,
       parse: ({ interaction }) => interaction.options.getInteger('id', true),
       target: (serverId) => `server ${serverId}`,
-      run: async ({ hosting, correlationId, t }, serverId) => {
-        const entry = await hosting.getServerLog(serverId, { correlationId });
+      run: async ({ hosting, call, t }, serverId) => {
+        const entry = await hosting.getServerLog(serverId, call);
         return {
           embeds: [renderServerLog(serverId, entry, t)],
           data: serverLogData(serverId, entry, classifyLogStatus(entry.status)),
@@ -101,6 +100,9 @@ export const server = defineCommand(definition, {
         validate: interaction.options.getBoolean('validate') ?? true,
       }),
       precheck: forwardCheck,
+      // Under `require` the send relies on the match the prompt showed: asked again before sending (an
+      // approval may come days later).
+      recheck: forwardCheckAgain,
       target: ({ serverId, ip }) => `server ${serverId} ${ip}`,
       preview: ({ serverId, ip, hostname, validate, forward }, t) => ({
         title: t('server.rdns.title'),
@@ -118,8 +120,8 @@ export const server = defineCommand(definition, {
             : []),
         ],
       }),
-      send: async (input, { hosting, correlationId, requesterId, t, channelT }) => {
-        await hosting.setReverseDns(input, { correlationId });
+      send: async (input, { hosting, call, requester, t, channelT }) => {
+        await hosting.setReverseDns(input, call);
         const summary = (words: Translator) =>
           words('server.rdns.summary', {
             ip: literal(input.ip),
@@ -132,7 +134,7 @@ export const server = defineCommand(definition, {
           },
           public: {
             content: channelT('server.rdns.record', {
-              requester: userMention(requesterId),
+              requester,
               summary: summary(channelT),
             }),
           },
@@ -162,25 +164,38 @@ function forwardCheck(
   parameters: ReverseDnsParameters,
   { config }: PrepareContext,
 ): ReverseDnsParameters | Promise<ReverseDnsParameters> {
-  const { forwardCheck: mode, servers } = config.dns;
   const { forward: _earlier, ...sent } = parameters;
-  if (mode === 'off') return sent;
-  return checkForwardDns(sent.hostname, addressOf(sent.ip), {
-    servers,
-    budgetMs: FORWARD_CHECK_BUDGET_MS,
-  }).then((forward) => {
-    if (mode === 'require' && forward.kind !== 'match') {
-      throw new RefusalError(
-        message('server.rdns.forward.refused', {
-          hostname: literal(sent.hostname),
-          ip: literal(addressOf(sent.ip)),
-          found: forwardFinding(forward, sent),
-        }),
-        'forward_dns',
-      );
-    }
-    return { ...sent, forward };
-  });
+  if (config.dns.forwardCheck === 'off') return sent;
+  return lookUpForward(sent, config, 'server.rdns.forward.refused').then((forward) => ({ ...sent, forward }));
+}
+
+/** RDNS_FORWARD_CHECK=require, right before sending: refused unless the host name still resolves to the IP. */
+async function forwardCheckAgain(parameters: ReverseDnsParameters, { config }: PrepareContext) {
+  if (config.dns.forwardCheck === 'require') {
+    await lookUpForward(parameters, config, 'server.rdns.forward.refused_now');
+  }
+  return undefined;
+}
+
+/** The look-up of the host name's A records; under `require`, anything but a match is refused (`refusal`). */
+async function lookUpForward(
+  sent: ReverseDnsParameters,
+  { dns: { forwardCheck: mode, servers } }: PrepareContext['config'],
+  refusal: 'server.rdns.forward.refused' | 'server.rdns.forward.refused_now',
+): Promise<ForwardCheck> {
+  const ip = addressOf(sent.ip);
+  const forward = await checkForwardDns(sent.hostname, ip, { servers, budgetMs: FORWARD_CHECK_BUDGET_MS });
+  if (mode === 'require' && forward.kind !== 'match') {
+    throw new RefusalError(
+      message(refusal, {
+        hostname: literal(sent.hostname),
+        ip: literal(ip),
+        found: forwardFinding(forward, sent),
+      }),
+      'forward_dns',
+    );
+  }
+  return forward;
 }
 
 const FORWARD_CHECK_BUDGET_MS = 2_000;

@@ -41,6 +41,7 @@ import {
   type WatchRemoveData,
   watchedDomainData,
 } from '../src/watch/watchData.js';
+import { calendar } from './watch/calendar.js';
 import { listPage, paging, watchOf } from './watch/listPage.js';
 
 /** Names one `domains` option may hold. */
@@ -95,6 +96,11 @@ export const definition = {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'check',
       description: 'Check every watched domain now and post what is new',
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'calendar',
+      description: 'The expiry dates of the watched domains as a calendar file (.ics)',
     },
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
@@ -342,6 +348,12 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
   };
 }
 
+/** The parse of a subcommand without options: it only needs the watch to be on. */
+function watchIsOn(context: CommandContext): null {
+  watchOf(context);
+  return null;
+}
+
 export const watch = defineCommand(definition, {
   subcommands: {
     add: read<AddRequest>({
@@ -365,14 +377,8 @@ export const watch = defineCommand(definition, {
       },
       run: (context) => listPage(context, 0),
     }),
-    check: read<null>({
-      tier: 'operator',
-      parse: (context) => {
-        watchOf(context);
-        return null;
-      },
-      run: check,
-    }),
+    check: read<null>({ tier: 'operator', parse: watchIsOn, run: check }),
+    calendar: read<null>({ tier: 'viewer', parse: watchIsOn, run: calendar }),
   },
   components: { watchlist: paging },
 });

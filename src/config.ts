@@ -5,7 +5,7 @@ import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { LOCALES } from './i18n/locales.js';
-import { isSandboxUrl } from './sandbox/sandboxMode.js';
+import { isSandboxUrl, SANDBOX_DATABASE_URL } from './sandbox/sandboxMode.js';
 import { commandLabel } from './text/commandLabel.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
@@ -122,6 +122,15 @@ const dnsServers = z
     ),
   );
 
+/** gateway: a session per process (the default); http: Discord POSTs each interaction to /interactions. */
+export const INTERACTION_MODES = ['gateway', 'http'] as const;
+export type InteractionMode = (typeof INTERACTION_MODES)[number];
+
+// 32 bytes of Ed25519 key as the developer portal shows them.
+const publicKey = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, "must be the application's public key: 64 hexadecimal characters");
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 const timeZone = z
@@ -173,6 +182,9 @@ const environmentSchema = z.object({
   HOSTING_API_TIMEOUT_MS: optional(integer(100, 300_000)).default(15_000),
   HOSTING_API_TIMEZONE: optional(timeZone).default('Europe/Berlin'),
   HOSTING_API_MAX_CONNECTIONS: optional(integer(1, 256)).default(10),
+  // How long a request may wait for one of those connections; an interaction's answer is further bounded
+  // by its token's 15 minutes.
+  HOSTING_API_QUEUE_TIMEOUT_MS: optional(integer(1_000, 900_000)).default(300_000),
   // Every parameter travels in the query string; 8 KiB is what common servers accept in a request line.
   HOSTING_API_MAX_URL_BYTES: optional(integer(256, 1_048_576)).default(8192),
   DATABASE_URL: optional(databaseUrl).default('sqlite:data/hostops.db'),
@@ -192,21 +204,44 @@ const environmentSchema = z.object({
   // The resolvers the forward check of /server rdns asks; unset: the system's.
   DNS_SERVERS: optional(dnsServers).default([]),
   RDNS_FORWARD_CHECK: optional(z.enum(['warn', 'require', 'off'])).default('warn'),
+  // How Discord delivers interactions: over the gateway (a session per process), or as signed HTTP
+  // requests to POST /interactions on a listener of its own (no gateway at all).
+  INTERACTIONS_MODE: optional(z.enum(INTERACTION_MODES)).default('gateway'),
+  INTERACTIONS_PORT: optional(integer(1, 65_535)).default(8081),
+  INTERACTIONS_HOST: optional(z.string()).default('0.0.0.0'),
+  // The application's public key from the developer portal: required in http mode (see below).
+  DISCORD_PUBLIC_KEY: optional(publicKey),
+  // Part of SHUTDOWN_GRACE_MS: the load balancer's health check sees /healthz fail before the listener closes.
+  INTERACTIONS_UNREADY_MS: optional(integer(0, 30_000)).default(2000),
+  // The secret part of the calendar's URL: long and URL-safe, so it cannot be guessed or mangled.
+  CALENDAR_TOKEN: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)'),
+  ),
 });
 
 /** Every variable HostOps reads; the README table and .env.example must list exactly these. */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
+// Checked even when other variables are invalid, so every missing one is named in one go.
+const always = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 // Only the sandbox runs without API credentials; for a real API the missing token is still named.
-const credentialedEnvironment = environmentSchema.refine(
-  (env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined,
-  {
+const credentialedEnvironment = environmentSchema
+  .refine((env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined, {
     path: ['HOSTING_API_TOKEN'],
     message: 'is required',
-    // Checked even when other variables are invalid, so every missing one is named in one go.
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-  },
-);
+    ...always,
+  })
+  // Without it no request to /interactions can be verified, so none could be answered.
+  .refine((env) => env.INTERACTIONS_MODE !== 'http' || env.DISCORD_PUBLIC_KEY !== undefined, {
+    path: ['DISCORD_PUBLIC_KEY'],
+    message: 'is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ...always,
+  });
 
 export const configSchema = credentialedEnvironment.transform((env) => ({
   discord: discordOf(env),
@@ -223,7 +258,20 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     zone: env.DEFAULT_ZONE_C,
   },
   confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
-  http: { port: env.HTTP_PORT, host: env.HTTP_HOST },
+  http: {
+    port: env.HTTP_PORT,
+    host: env.HTTP_HOST,
+    /** Unset: no calendar URL. Served as GET /calendar/<token>.ics. */
+    calendarToken: env.CALENDAR_TOKEN,
+  },
+  interactions: {
+    mode: env.INTERACTIONS_MODE,
+    port: env.INTERACTIONS_PORT,
+    host: env.INTERACTIONS_HOST,
+    /** Hex; set whenever mode is http. */
+    publicKey: env.DISCORD_PUBLIC_KEY?.toLowerCase(),
+    unreadyMs: env.INTERACTIONS_UNREADY_MS,
+  },
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   hosting: {
     /** `sandbox`, or a real API's base URL. */
@@ -235,9 +283,11 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     timeoutMs: env.HOSTING_API_TIMEOUT_MS,
     timeZone: env.HOSTING_API_TIMEZONE,
     maxConnections: env.HOSTING_API_MAX_CONNECTIONS,
+    queueTimeoutMs: env.HOSTING_API_QUEUE_TIMEOUT_MS,
     maxUrlBytes: env.HOSTING_API_MAX_URL_BYTES,
   },
-  databaseUrl: env.DATABASE_URL,
+  /** DATABASE_URL; on the sandbox a throwaway store of its own instead (SANDBOX_DATABASE_URL). */
+  databaseUrl: isSandboxUrl(env.HOSTING_API_URL) ? SANDBOX_DATABASE_URL : env.DATABASE_URL,
   audit: { channelId: env.AUDIT_CHANNEL_ID, retentionDays: env.AUDIT_RETENTION_DAYS },
   approval: {
     /** `/domain register`, as the router labels commands. */

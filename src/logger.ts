@@ -2,7 +2,15 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
 
 export type { Logger } from 'pino';
 
-const SECRET_KEYS = new Set(['authorization', 'token', 'password', 'HOSTING_API_TOKEN', 'DISCORD_TOKEN']);
+const SECRET_KEYS = new Set([
+  'authorization',
+  'token',
+  'password',
+  'HOSTING_API_TOKEN',
+  'DISCORD_TOKEN',
+  'CALENDAR_TOKEN',
+  'calendarToken',
+]);
 // Deeper than any log object of ours; it bounds the walk over whatever a caller passes.
 const REDACT_DEPTH = 8;
 

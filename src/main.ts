@@ -18,7 +18,7 @@ export async function runMain(options: MainOptions = {}): Promise<Bot> {
   const config = loadConfig();
   const { logger, secrets } = createLogger({
     level: config.logLevel,
-    secrets: [config.hosting.token, config.discord.token],
+    secrets: [config.hosting.token, config.discord.token, config.http.calendarToken ?? ''],
   });
 
   function exit(code: number): never {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
 
 type Yaml = string | number | null | Yaml[] | { [key: string]: Yaml };
 
@@ -91,6 +92,14 @@ const postgres = services.postgres as {
   healthcheck: { test: string[] };
 };
 
+/** A HostOps replica of the compose files: .env, restarts, on the compose PostgreSQL once it is healthy. */
+const replicaOnPostgres = (environment: Record<string, string>) => ({
+  env_file: '.env',
+  restart: 'unless-stopped',
+  depends_on: { postgres: { condition: 'service_healthy' } },
+  environment: { DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`, ...environment },
+});
+
 describe('compose.yaml', () => {
   it('the reader refuses what it does not understand', () => {
     expect(() => parseYamlSubset('a: [1, 2]')).toThrow(/outside the YAML subset/);
@@ -113,15 +122,7 @@ describe('compose.yaml', () => {
     expect(hostops.map(([name]) => name)).toHaveLength(2);
     expect(Object.keys(services).sort()).toEqual(['postgres', ...hostops.map(([name]) => name)].sort());
     for (const [, service] of hostops) {
-      expect(service).toMatchObject({
-        env_file: '.env',
-        restart: 'unless-stopped',
-        depends_on: { postgres: { condition: 'service_healthy' } },
-        environment: {
-          DATABASE_URL: `postgres://hostops:${PASSWORD}@postgres:5432/hostops`,
-          HTTP_PORT: '8080',
-        },
-      });
+      expect(service).toMatchObject(replicaOnPostgres({ HTTP_PORT: '8080' }));
       const url = new URL(
         (service.environment as Record<string, string>).DATABASE_URL?.replace(PASSWORD, 'pw') ?? '',
       );
@@ -138,5 +139,59 @@ describe('compose.yaml', () => {
   it('publishes each replica’s /healthz on its own host port', () => {
     const ports = hostops.map(([, service]) => service.ports as string[]);
     expect(ports).toEqual([['8080:8080'], ['8081:8080']]);
+  });
+});
+
+describe('compose.http.yaml: the replicas in http mode behind a proxy', () => {
+  const root = join(import.meta.dirname, '..');
+  const http = parseYamlSubset(readFileSync(join(root, 'compose.http.yaml'), 'utf8')) as typeof compose;
+  const replicas = Object.entries(http.services).filter(([, service]) => service.build === '.');
+  const caddy = http.services.caddy as {
+    image: string;
+    ports: string[];
+    volumes: string[];
+    environment: Record<string, string>;
+  };
+  const caddyfile = readFileSync(join(root, 'Caddyfile'), 'utf8');
+
+  it('runs the same PostgreSQL, two HostOps replicas in http mode on it, and Caddy: nothing else', () => {
+    expect(Object.keys(http.services).sort()).toEqual(
+      ['caddy', 'postgres', ...replicas.map(([name]) => name)].sort(),
+    );
+    expect(replicas).toHaveLength(2);
+    expect(http.services.postgres).toEqual({ ...services.postgres, ports: undefined });
+    for (const [, service] of replicas) {
+      expect(service).toMatchObject(replicaOnPostgres({ INTERACTIONS_MODE: 'http' }));
+      // Only the proxy reaches them; they share nothing but the database.
+      expect(service.ports).toBeUndefined();
+      expect(service.volumes).toBeUndefined();
+      const env = service.environment as Record<string, string>;
+      const config = parseConfig({
+        DISCORD_TOKEN: 't',
+        DISCORD_GUILD_ID: '100000000000000000',
+        HOSTING_API_URL: 'sandbox',
+        DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+        ...env,
+        DATABASE_URL: env.DATABASE_URL?.replace(PASSWORD, 'pw'),
+      });
+      expect(config.interactions).toMatchObject({ mode: 'http', port: 8081, host: '0.0.0.0' });
+      expect(config.http.port).toBe(8080);
+    }
+  });
+
+  it('Caddy serves HTTPS for HOSTOPS_DOMAIN and sends /interactions to each replica, health-checked on /healthz', () => {
+    expect(caddy.image).toMatch(/^caddy:2/);
+    expect(caddy.ports).toEqual(['80:80', '443:443']);
+    expect(caddy.volumes).toContain('./Caddyfile:/etc/caddy/Caddyfile:ro');
+    expect(caddy.environment.HOSTOPS_DOMAIN).toMatch(/^\$\{HOSTOPS_DOMAIN:\?[^}]*\}$/);
+    expect(caddyfile).toMatch(/^\{\$HOSTOPS_DOMAIN\} \{$/m);
+    const upstreams = /reverse_proxy ([^{\n]+) \{/.exec(caddyfile)?.[1]?.trim().split(/\s+/);
+    expect(upstreams?.sort()).toEqual(replicas.map(([name]) => `${name}:8081`).sort());
+    expect(caddyfile).toMatch(/handle \/interactions \{/);
+    expect(caddyfile).toMatch(/health_uri \/healthz\n/);
+    expect(caddyfile).toMatch(/health_port 8080\n/);
+    expect(caddyfile).toMatch(/lb_try_duration /);
+    // Anything but the endpoint: 404, so /healthz and /metrics are not public.
+    expect(caddyfile).toMatch(/\n\trespond 404\n\}/);
   });
 });

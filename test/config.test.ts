@@ -36,6 +36,7 @@ const SAMPLES: Record<string, string | undefined> = {
   HOSTING_API_TIMEOUT_MS: '2500',
   HOSTING_API_TIMEZONE: 'America/New_York',
   HOSTING_API_MAX_CONNECTIONS: '4',
+  HOSTING_API_QUEUE_TIMEOUT_MS: '60000',
   HOSTING_API_MAX_URL_BYTES: '4096',
   DATABASE_URL: 'postgres://hostops:pw@db:5432/hostops',
   AUDIT_CHANNEL_ID: '100000000000000007',
@@ -51,6 +52,17 @@ const SAMPLES: Record<string, string | undefined> = {
   WATCH_MAX_DOMAINS: '2500',
   DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
   RDNS_FORWARD_CHECK: 'require',
+  INTERACTIONS_MODE: 'http',
+  INTERACTIONS_PORT: '9443',
+  INTERACTIONS_HOST: '127.0.0.1',
+  DISCORD_PUBLIC_KEY: 'AB'.repeat(32),
+  INTERACTIONS_UNREADY_MS: '500',
+  CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef',
+};
+
+/** Variables a sample needs beside it to be valid at all (set in the comparison's base too). */
+const COMPANIONS: Record<string, Record<string, string>> = {
+  INTERACTIONS_MODE: { DISCORD_PUBLIC_KEY: 'cd'.repeat(32) },
 };
 
 function problems(env: Record<string, string | undefined>): string[] {
@@ -73,6 +85,7 @@ describe('parseConfig', () => {
       timeoutMs: 15_000,
       timeZone: 'Europe/Berlin',
       maxConnections: 10,
+      queueTimeoutMs: 300_000,
       maxUrlBytes: 8192,
     });
     expect(config.logLevel).toBe('info');
@@ -140,8 +153,8 @@ describe('parseConfig', () => {
   it.each([...ENVIRONMENT_VARIABLES])(
     'reads %s: set alone to another value, it changes the configuration',
     (variable) => {
-      const base = parseConfig(valid);
-      const changed = parseConfig({ ...valid, [variable]: SAMPLES[variable] });
+      const base = parseConfig({ ...valid, ...COMPANIONS[variable] });
+      const changed = parseConfig({ ...valid, ...COMPANIONS[variable], [variable]: SAMPLES[variable] });
       expect(changed).not.toEqual(base);
     },
   );
@@ -164,7 +177,14 @@ describe('parseConfig', () => {
       },
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
       confirmTimeoutMs: 30_000,
-      http: { port: 9090, host: '127.0.0.1' },
+      http: { port: 9090, host: '127.0.0.1', calendarToken: 'cal_0123456789abcdef0123456789abcdef' },
+      interactions: {
+        mode: 'http',
+        port: 9443,
+        host: '127.0.0.1',
+        publicKey: 'ab'.repeat(32),
+        unreadyMs: 500,
+      },
       shutdownGraceMs: 3000,
       hosting: {
         baseUrl: 'http://127.0.0.1:9000/api',
@@ -173,6 +193,7 @@ describe('parseConfig', () => {
         timeoutMs: 2500,
         timeZone: 'America/New_York',
         maxConnections: 4,
+        queueTimeoutMs: 60_000,
         maxUrlBytes: 4096,
       },
       databaseUrl: 'postgres://hostops:pw@db:5432/hostops',
@@ -243,6 +264,8 @@ describe('parseConfig', () => {
     ['HOSTING_API_MAX_CONNECTIONS', '0', '>=1'],
     ['HOSTING_API_MAX_CONNECTIONS', '257', '<=256'],
     ['HOSTING_API_MAX_CONNECTIONS', 'ten', 'whole number'],
+    ['HOSTING_API_QUEUE_TIMEOUT_MS', '999', '>=1000'],
+    ['HOSTING_API_QUEUE_TIMEOUT_MS', '900001', '<=900000'],
     ['DISCORD_API_URL', 'discord.com', 'http:// or https://'],
     ['DATABASE_URL', 'mysql://db/hostops', 'sqlite: or postgres://'],
     ['AUDIT_CHANNEL_ID', '#audit', 'Discord id'],
@@ -285,6 +308,43 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox', HOSTING_API_TOKEN: '' }).hosting.sandbox).toBe(
       true,
     );
+  });
+
+  it('INTERACTIONS_MODE: gateway by default; http needs DISCORD_PUBLIC_KEY, named when missing or malformed', () => {
+    expect(parseConfig(valid).interactions).toEqual({
+      mode: 'gateway',
+      port: 8081,
+      host: '0.0.0.0',
+      publicKey: undefined,
+      unreadyMs: 2000,
+    });
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http' })).toEqual([
+      'DISCORD_PUBLIC_KEY: is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ]);
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: '' })).toEqual([
+      'DISCORD_PUBLIC_KEY: is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+    ]);
+    for (const key of ['ab'.repeat(31), 'zz'.repeat(32), `${'ab'.repeat(32)}00`]) {
+      expect(problems({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: key })).toEqual([
+        "DISCORD_PUBLIC_KEY: must be the application's public key: 64 hexadecimal characters",
+      ]);
+    }
+    // Named together with the other problems, not after them.
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'http', HOSTING_API_TIMEOUT_MS: 'x' })).toHaveLength(2);
+    expect(problems({ ...valid, INTERACTIONS_MODE: 'websocket' })[0]).toMatch(/^INTERACTIONS_MODE: /);
+    const upper = 'AB'.repeat(32);
+    expect(
+      parseConfig({ ...valid, INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: upper }).interactions,
+    ).toMatchObject({ mode: 'http', publicKey: upper.toLowerCase() });
+  });
+
+  it('on the sandbox, the store is a throwaway one of its own whatever DATABASE_URL says', () => {
+    const production = 'postgres://hostops:pw@db:5432/hostops';
+    expect(parseConfig({ ...valid, DATABASE_URL: production }).databaseUrl).toBe(production);
+    expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox', DATABASE_URL: production }).databaseUrl).toBe(
+      'sqlite::memory:',
+    );
+    expect(parseConfig({ ...valid, HOSTING_API_URL: 'sandbox' }).databaseUrl).toBe('sqlite::memory:');
   });
 
   it('still names HOSTING_API_TOKEN when a real URL has none', () => {

@@ -6,6 +6,7 @@ import {
   type BotKind,
   dispatchAtRate,
   domainInfo,
+  type SpawnOptions,
   waitForAcks,
   waitUntil,
   warmUp,
@@ -14,23 +15,23 @@ import {
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
 import { fmtSummary, ms, type Summary, summarize } from '../stats.js';
 
-const BURST = 200;
-const STEADY_RATE = 20;
-const STEADY_SECONDS = 10;
+export const BURST = 200;
+export const STEADY_RATE = 20;
+export const STEADY_SECONDS = 10;
 const DEADLINE_MS = 3000;
 const WARM_UP = 20;
 const FINALS_WAIT_MS = 20_000;
-const BURST_REPEATS = 3;
+export const BURST_REPEATS = 3;
 
 /** The run with the median p99; late counts are summed over all runs. */
-function medianRun(runs: AckRun[]): AckRun {
+export function medianRun(runs: AckRun[]): AckRun {
   const sorted = [...runs].sort((a, b) => a.summary.p99 - b.summary.p99);
   const middle = sorted[Math.floor((sorted.length - 1) / 2)];
   if (middle === undefined) throw new Error('no runs');
   return { ...middle, late: runs.reduce((n, r) => n + r.late, 0) };
 }
 
-interface AckRun {
+export interface AckRun {
   summary: Summary;
   /** Dispatch → final answer (HostOps: PATCH @original, references: the reply) of those that got one. */
   final: Summary;
@@ -49,8 +50,9 @@ async function measure(
   apiMs: number,
   send: (make: () => DispatchedInteraction) => Promise<DispatchedInteraction[]>,
   waitForFinalsMs = 0,
+  spawn: SpawnOptions = {},
 ): Promise<AckRun> {
-  return withBot(kind, {}, {}, async ({ stage, bot, tracker }) => {
+  return withBot(kind, {}, spawn, async ({ stage, bot, tracker }) => {
     await warmUp(stage, tracker, WARM_UP);
     stage.api.latencyMs = apiMs;
     await sleep(200);
@@ -87,16 +89,24 @@ async function measure(
   });
 }
 
-const burst = (kind: BotKind, apiMs: number, waitForFinalsMs = 0) =>
-  measure(kind, apiMs, async (make) => Array.from({ length: BURST }, make), waitForFinalsMs);
+/** A burst of BURST `/domain info` in one go; `spawn`: e.g. interactions over HTTP. */
+export const burst = (kind: BotKind, apiMs: number, waitForFinalsMs = 0, spawn: SpawnOptions = {}) =>
+  measure(kind, apiMs, async (make) => Array.from({ length: BURST }, make), waitForFinalsMs, spawn);
 
-const steady = (kind: BotKind, apiMs: number) =>
-  measure(kind, apiMs, async (make) => {
-    const { dispatched } = await dispatchAtRate(STEADY_RATE, STEADY_RATE * STEADY_SECONDS, make);
-    return dispatched;
-  });
+/** STEADY_RATE `/domain info` a second for STEADY_SECONDS. */
+export const steady = (kind: BotKind, apiMs: number, spawn: SpawnOptions = {}) =>
+  measure(
+    kind,
+    apiMs,
+    async (make) => {
+      const { dispatched } = await dispatchAtRate(STEADY_RATE, STEADY_RATE * STEADY_SECONDS, make);
+      return dispatched;
+    },
+    0,
+    spawn,
+  );
 
-function line(name: string, run: AckRun): string {
+export function line(name: string, run: AckRun): string {
   const missing = run.missing > 0 ? `, ${run.missing} never acknowledged` : '';
   return `${name}: ${fmtSummary(run.summary)}; later than 3 s: ${run.late}${missing}`;
 }

@@ -1,7 +1,16 @@
 // 6. Cold start: spawn() → ready, median of 5 launches each, HostOps and bare alternating. Ready is the same
 // for both: a /domain info probe is dispatched the moment the fake has sent READY and GUILD_CREATE, and
 // ready is when its first callback arrives (the bot can take commands).
-import { type BotKind, cpuMs, spawnBot, startStage, Tracker, waitReady } from '../harness.js';
+import {
+  type BotKind,
+  cpuMs,
+  type SpawnOptions,
+  spawnBot,
+  startStage,
+  Tracker,
+  waitReady,
+  withPort,
+} from '../harness.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
 import { median, ms } from '../stats.js';
 
@@ -14,11 +23,18 @@ interface Launch {
   cpu: number;
 }
 
-/** One launch: spawn → ready; `env` is added to the bot's environment (e.g. another DATABASE_URL). */
-export async function coldLaunch(kind: BotKind, env: Record<string, string> = {}): Promise<Launch> {
+/**
+ * One launch: spawn → ready; `env` is added to the bot's environment (e.g. another DATABASE_URL), `spawn`
+ * to its options (e.g. interactions over HTTP).
+ */
+export async function coldLaunch(
+  kind: BotKind,
+  env: Record<string, string> = {},
+  spawn: SpawnOptions = {},
+): Promise<Launch> {
   const stage = await startStage();
   const tracker = new Tracker(stage.discord);
-  const bot = spawnBot(kind, stage, { env });
+  const bot = spawnBot(kind, stage, await withPort({ ...spawn, env }));
   try {
     const { handshakeAt, readyAt } = await waitReady(stage, bot, tracker);
     const cpu = cpuMs(bot.pid);

@@ -156,11 +156,13 @@ const LOOKUP_WARM_UP = 500;
 
 const domainName = (n: number) => `customer-${String(n).padStart(4, '0')}.example`;
 
+type BenchSet = Pick<DnsSet, 'changeId' | 'domain' | 'records' | 'outcome' | 'sentAt'> & { n: number };
+
 /** 10,000 sets: each domain's ten, a day apart, of 10–30 records (about 1–3 KB as stored). */
 async function fill(store: Store, parallel: number): Promise<void> {
   const start = Date.UTC(2026, 0, 1);
   const lines = zoneLines();
-  const jobs: DnsSet[] = [];
+  const jobs: BenchSet[] = [];
   for (let version = 0; version < SETS_PER_DOMAIN; version++) {
     for (let d = 0; d < DOMAINS; d++) {
       const size = 10 + ((d * 7 + version) % 21);
@@ -175,10 +177,8 @@ async function fill(store: Store, parallel: number): Promise<void> {
         domain: domainName(d),
         records: encodeDnsRecords(records),
         outcome: version % 9 === 8 ? 'unknown' : 'done',
-        sentById: '100000000000000001',
-        sentByName: 'bench',
         sentAt: new Date(start + version * 86_400_000 + d * 1000),
-        correlationId: `bench${d}x${version}`,
+        n: d * SETS_PER_DOMAIN + version,
       });
     }
   }
@@ -186,10 +186,39 @@ async function fill(store: Store, parallel: number): Promise<void> {
   const worker = async () => {
     while (next < jobs.length) {
       const job = jobs[next++];
-      if (job) await store.dnsSets.record(job);
+      if (job) await sendSet(store, job);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/** A set the way HostOps stores one: its change is claimed for sending (the set written with it), then settled. */
+async function sendSet(
+  store: Store,
+  { changeId, domain, records, outcome, sentAt, n }: BenchSet,
+): Promise<void> {
+  await store.changes.insert({
+    id: changeId,
+    operation: 'submitDnsRecords',
+    command: '/domain dns',
+    target: domain,
+    parameters: {},
+    preview: {},
+    requestedById: '100000000000000001',
+    requestedByName: 'bench',
+    guildId: null,
+    channelId: null,
+    state: 'pending',
+    correlationId: `bench${n}`,
+    createdAt: sentAt,
+    expiresAt: new Date(sentAt.getTime() + 60_000),
+    locale: 'en',
+  });
+  const sends = { domain, records };
+  if (!(await store.changes.transition(changeId, 'pending', 'sending', { sends }, { now: sentAt }))) {
+    throw new Error(`could not send ${changeId}`);
+  }
+  await store.changes.transition(changeId, 'sending', outcome, {}, { now: sentAt });
 }
 
 interface Lookups {
@@ -232,7 +261,9 @@ async function lookups(store: Store): Promise<Lookups> {
   return { latest: summarize(latest), before: summarize(before), get: summarize(get) };
 }
 
-const LATEST_SQL = 'select * from dns_sets where domain = $1 order by sent_at desc, change_id desc limit 1';
+// What `latest(domain)` runs: the set's outcome is its change's state.
+const LATEST_SQL =
+  "select dns_sets.*, changes.state as outcome from dns_sets inner join changes on changes.id = dns_sets.change_id where dns_sets.domain = $1 and changes.state in ('done', 'unknown') order by dns_sets.sent_at desc, dns_sets.change_id desc limit 1";
 
 export const dnsLookup: Metric = {
   name: 'dnslookup',
@@ -241,7 +272,7 @@ export const dnsLookup: Metric = {
     const rows: Row[] = [];
     const total = (DOMAINS * SETS_PER_DOMAIN).toLocaleString('en-US');
     const details: string[] = [
-      `${total} sets (10–30 records each, stored as encoded) over ${DOMAINS.toLocaleString('en-US')} domains, written through \`store.dnsSets.record\`; then ${LOOKUPS.toLocaleString('en-US')} look-ups of random domains one after another through the real store (Kysely), after ${LOOKUP_WARM_UP} warm-up ones: \`latest(domain)\` (every /domain dns prompt and /domain records), and Revert's \`get(changeId)\` and \`latest(domain, before)\`.`,
+      `${total} sets (10–30 records each, stored as encoded) over ${DOMAINS.toLocaleString('en-US')} domains, each written as HostOps writes one (a change record claimed for sending with its set, then settled); then ${LOOKUPS.toLocaleString('en-US')} look-ups of random domains one after another through the real store (Kysely), after ${LOOKUP_WARM_UP} warm-up ones: \`latest(domain)\` (every /domain dns prompt and /domain records), and Revert's \`get(changeId)\` and \`latest(domain, before)\`.`,
     ];
 
     const dir = join(TMP, 'dnssets');

@@ -9,6 +9,7 @@ import {
   type BotKind,
   domainInfo,
   rssBytes,
+  type SpawnOptions,
   type Stage,
   type Tracker,
   waitUntil,
@@ -50,10 +51,15 @@ export interface Idle {
 
 /**
  * One launch in the big guild under --inspect: RSS 1 s after ready, then RSS and heap after a forced GC;
- * `env` is added to the bot's environment (e.g. another DATABASE_URL).
+ * `env` is added to the bot's environment (e.g. another DATABASE_URL), `spawn` to its options (e.g.
+ * interactions over HTTP).
  */
-export async function idleLaunch(kind: BotKind, env: Record<string, string> = {}): Promise<Idle> {
-  return withBot(kind, BIG_GUILD, { inspect: true, env }, async ({ bot }) => {
+export async function idleLaunch(
+  kind: BotKind,
+  env: Record<string, string> = {},
+  spawn: SpawnOptions = {},
+): Promise<Idle> {
+  return withBot(kind, BIG_GUILD, { ...spawn, inspect: true, env }, async ({ bot }) => {
     const cdp = await Cdp.connect(await bot.inspectorUrl());
     try {
       await sleep(1_000);

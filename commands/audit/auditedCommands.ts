@@ -19,5 +19,6 @@ export const AUDITED_COMMANDS = [
   'watch remove',
   'watch list',
   'watch check',
+  'watch calendar',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];

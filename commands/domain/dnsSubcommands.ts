@@ -1,15 +1,17 @@
-import { ButtonStyle, TimestampStyles, time, userMention } from 'discord.js';
+import { ButtonStyle, TimestampStyles, time } from 'discord.js';
 import { change, type FormContext, read } from '../../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../../src/discord/options.js';
 import { actionButton, actionRow } from '../../src/discord/render/actionButton.js';
 import { domainLabel } from '../../src/discord/render/domainLabel.js';
 import { suggestDomains } from '../../src/discord/suggestions.js';
 import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
-import { diffPreview, type EarlierSet, recordPreview } from '../../src/dns/renderRecordSet.js';
+import { diffPreview, type EarlierSet, recordLine, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
-import { message, type Translator } from '../../src/i18n/Translator.js';
+import { type Message, message, type Translator } from '../../src/i18n/Translator.js';
+import { actorMention } from '../../src/replies/actorMention.js';
 import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
+import { literal } from '../../src/replies/literal.js';
 import { InvalidOptionError } from '../../src/replies/UserError.js';
 import type { DnsSet } from '../../src/store/index.js';
 import { cutText } from '../../src/text/cutText.js';
@@ -24,11 +26,36 @@ function earlierOf(set: DnsSet): { set: EarlierSet; records: DnsRecord[] } {
     set: {
       changeId: set.changeId,
       sentById: set.sentById,
+      sentByName: set.sentByName,
       sentAt: set.sentAt.toISOString(),
       outcome: set.outcome,
     },
     records: JSON.parse(set.records) as DnsRecord[],
   };
+}
+
+/** Records listed by name in the sentence about an outdated prompt; all of them are in its difference. */
+const OUTDATED_LISTED = 5;
+
+/** Why a set was not sent: who sent which set since, and what this one would remove from it. */
+function outdated(
+  { domain, records }: DnsSubmission,
+  { set, records: latest }: { set: EarlierSet; records: DnsRecord[] },
+): Message {
+  const { removed, changed } = diffRecordSets(latest, records);
+  const listed = removed.slice(0, OUTDATED_LISTED).map((record) => literal(recordLine(record)));
+  if (removed.length > OUTDATED_LISTED) listed.push('…');
+  return message('domain.dns.outdated', {
+    who: actorMention(set.sentById, set.sentByName),
+    domain: domainLabel(domain),
+    when: time(new Date(set.sentAt), TimestampStyles.LongDateTime),
+    outcome: message(set.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
+    removes:
+      removed.length === 0
+        ? message('domain.dns.outdated.removes_none')
+        : message('domain.dns.outdated.removes', { count: removed.length, records: listed.join(', ') }),
+    changes: message('domain.dns.count', { count: changed.length }),
+  });
 }
 
 interface DnsSubmission {
@@ -95,6 +122,15 @@ export const dnsChange = change<DnsSubmission>({
     const last = await store.dnsSets.latest(submission.domain.ascii);
     return { ...submission, earlier: last ? earlierOf(last) : null };
   },
+  // Confirmed or approved, the set shown is compared again with the domain's latest one: the provider
+  // replaces the whole set, so a difference made against an older one would drop what was sent since.
+  recheck: async (submission, { store }) => {
+    const shown = submission.earlier?.set.changeId ?? null;
+    const last = await store.dnsSets.latest(submission.domain.ascii);
+    if (!last || last.changeId === shown) return undefined;
+    const earlier = earlierOf(last);
+    return { parameters: { ...submission, earlier }, why: outdated(submission, earlier) };
+  },
   target: ({ domain }) => domain.ascii,
   preview: ({ domain, records, earlier }, t) => {
     const shown = recordPreview(records, t);
@@ -113,19 +149,7 @@ export const dnsChange = change<DnsSubmission>({
       ...(files.length > 0 ? { files } : {}),
     };
   },
-  remember: async (record, outcome, { store, now }) => {
-    const { domain, records } = record.parameters as unknown as DnsSubmission;
-    await store.dnsSets.record({
-      changeId: record.id,
-      domain: domain.ascii,
-      records: encodeDnsRecords(records),
-      outcome,
-      sentById: record.requestedById,
-      sentByName: record.requestedByName,
-      sentAt: now(),
-      correlationId: record.correlationId,
-    });
-  },
+  dnsSet: ({ domain, records }) => ({ domain: domain.ascii, records: encodeDnsRecords(records) }),
   // Back to the set sent before the one this change sent.
   revert: async (record, { store }) => {
     const sent = await store.dnsSets.get(record.id);
@@ -133,11 +157,8 @@ export const dnsChange = change<DnsSubmission>({
     if (!before) return undefined;
     return { domain: parseDomain(before.domain), records: JSON.parse(before.records) as DnsRecord[] };
   },
-  send: async (
-    { domain, records, earlier },
-    { hosting, correlationId, changeId, requesterId, t, channelT },
-  ) => {
-    await hosting.submitDnsRecords({ domain: domain.ascii, records }, { correlationId });
+  send: async ({ domain, records, earlier }, { hosting, call, changeId, requester, t, channelT }) => {
+    await hosting.submitDnsRecords({ domain: domain.ascii, records }, call);
     const counts = (words: Translator) => words('domain.dns.count', { count: records.length });
     return {
       private: {
@@ -151,7 +172,7 @@ export const dnsChange = change<DnsSubmission>({
       },
       public: {
         content: channelT('domain.dns.record', {
-          requester: userMention(requesterId),
+          requester,
           records: counts(channelT),
           domain: domainLabel(domain),
         }),
@@ -200,7 +221,7 @@ export const dnsRecordsRead = read({
           description: t('domain.records.sent', {
             records: t('domain.dns.count', { count: records.length }),
             when: time(last.sentAt, TimestampStyles.LongDateTime),
-            who: userMention(last.sentById),
+            who: actorMention(last.sentById, last.sentByName),
             outcome: t(last.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
           }),
           fields: fields.map(({ name: fieldName, value }) => ({ name: fieldName, value })),

@@ -33,7 +33,7 @@ export class Housekeeping {
       );
       const claims = await this.store.claims.purgeOlderThan(new Date(now.getTime() - CLAIM_RETENTION_MS));
       // Forms shown and never submitted (a closed modal sends nothing).
-      const forms = await this.store.forms.purgeExpired(now);
+      const forms = await this.store.forms.purgeExpired();
       this.logger.info(
         { audit, claims, forms, retentionDays: this.retentionDays },
         'purged old audit entries',

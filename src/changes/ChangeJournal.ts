@@ -4,7 +4,15 @@ import type { Locale } from '../i18n/locales.js';
 import { message } from '../i18n/Translator.js';
 import type { LocalizedPreview } from '../replies/ReplyBody.js';
 import { UserError } from '../replies/UserError.js';
-import type { ChangeRecord, ChangeState, Store } from '../store/index.js';
+import {
+  type ChangePatch,
+  type ChangeRecord,
+  type ChangeState,
+  type DnsSet,
+  type Store,
+  TargetBusyError,
+  type TransitionOptions,
+} from '../store/index.js';
 import { maskSecret } from './maskSecret.js';
 import { isSealed, type SecretSeal } from './SecretSeal.js';
 
@@ -17,12 +25,28 @@ export interface Requester {
   locale: Locale;
 }
 
+/** A DNS record set a change sends: the domain (ASCII) and the records as encoded for the API. */
+export type SetToSend = Pick<DnsSet, 'domain' | 'records'>;
+
 /** What the journal needs of a change's definition (a command's change handler satisfies it). */
 export interface JournalledChange {
   readonly operation: ChangeOperation;
   /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
   readonly secrets?: readonly string[];
+  /**
+   * Checked again right before sending: such changes are sent one at a time per operation and target, so
+   * the check, made once the change is claimed, sees every change of that target sent before it.
+   */
+  readonly recheck?: unknown;
+  /** The DNS record set it sends: stored with its move to `sending`, so it is remembered however it ends. */
+  dnsSet?(parameters: Record<string, unknown>): SetToSend;
 }
+
+/**
+ * How a move to `sending` went: this call made it; the change was no longer there to take (another
+ * click, the deadline); or another change of the same target is being sent right now (nothing changed).
+ */
+export type SendClaim = 'claimed' | 'closed' | 'busy';
 
 /** A change as its command made it: what the record keeps of it besides who asked. */
 export interface MadeChange {
@@ -31,6 +55,10 @@ export interface MadeChange {
   /** In every language, secrets masked: the record's history never holds one. */
   readonly recorded: LocalizedPreview;
 }
+
+/** The states with a deadline: a prompt's, or an approval request's. */
+const WAITING: readonly ChangeState[] = ['pending', 'awaiting_approval'];
+const OVERDUE_PAGE = 100;
 
 /** Where a change ends once it has been sent. */
 export type SentState = 'done' | 'failed' | 'unknown';
@@ -65,12 +93,13 @@ export class ChangeJournal {
     correlationId: string,
   ): Promise<ChangeRecord> {
     const now = this.#now();
+    const id = randomBytes(12).toString('base64url');
     const record: ChangeRecord = {
-      id: randomBytes(12).toString('base64url'),
+      id,
       operation: spec.operation,
       command,
       target: made.target,
-      parameters: this.#sealed(spec, made.parameters),
+      parameters: this.#sealed(spec, made.parameters, id),
       preview: made.recorded,
       requestedById: requester.id,
       requestedByName: requester.name,
@@ -96,25 +125,26 @@ export class ChangeJournal {
 
   /**
    * The parameters to send, secrets unsealed: only in memory, only for the call. Throws a UserError when
-   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed), so nothing is sent.
+   * a secret cannot be opened (HOSTING_API_TOKEN changed since it was typed, it was sealed for another
+   * record or field, or before sealed values were bound to theirs), so nothing is sent.
    */
   sendable(record: ChangeRecord, spec: JournalledChange): Record<string, unknown> {
     const clear: Record<string, unknown> = { ...record.parameters };
     for (const key of spec.secrets ?? []) {
       const value = clear[key];
       if (!isSealed(value)) continue;
-      const secret = this.#seal.unseal(value);
+      const secret = this.#seal.unseal(value, { record: record.id, field: key });
       if (secret === undefined) throw new UserError(message('changes.secret_unreadable', { option: key }));
       clear[key] = secret;
     }
     return clear;
   }
 
-  #sealed(spec: JournalledChange, parameters: object): Record<string, unknown> {
+  #sealed(spec: JournalledChange, parameters: object, record: string): Record<string, unknown> {
     const copy: Record<string, unknown> = { ...parameters };
     for (const key of spec.secrets ?? []) {
       const value = copy[key];
-      if (typeof value === 'string') copy[key] = this.#seal.seal(value);
+      if (typeof value === 'string') copy[key] = this.#seal.seal(value, { record, field: key });
     }
     return copy;
   }
@@ -123,16 +153,46 @@ export class ChangeJournal {
    * pending → sending, if still pending and not expired. Returns the record as it was, secrets included
    * (they are needed for this one call), while the stored row keeps only their masked form.
    */
-  async claim(record: ChangeRecord, spec: JournalledChange): Promise<boolean> {
+  claim(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
     const now = this.#now();
-    return this.#store.changes.transition(
-      record.id,
+    return this.#toSending(
+      record,
+      spec,
       'pending',
-      'sending',
       // The sending replica's heartbeat is the lease: if it dies, another replica records `unknown`.
-      { parameters: masked(spec, record.parameters), replicaId: this.#replicaId },
+      { parameters: masked(spec, record.parameters), ...this.#sending(record, spec) },
       { now, notExpiredAt: now },
     );
+  }
+
+  /** Every move to `sending`: with its serial key where the change is checked again before it is sent. */
+  async #toSending(
+    record: ChangeRecord,
+    spec: JournalledChange,
+    from: ChangeState,
+    patch: ChangePatch,
+    options: TransitionOptions,
+  ): Promise<SendClaim> {
+    const serialKey = spec.recheck ? `${record.operation} ${record.target ?? ''}` : undefined;
+    try {
+      const moved = await this.#store.changes.transition(
+        record.id,
+        from,
+        'sending',
+        { ...patch, serialKey },
+        options,
+      );
+      return moved ? 'claimed' : 'closed';
+    } catch (error) {
+      if (error instanceof TargetBusyError) return 'busy';
+      throw error;
+    }
+  }
+
+  /** What every move to `sending` writes: this replica's lease, and the DNS set the change sends. */
+  #sending(record: ChangeRecord, spec: JournalledChange): ChangePatch {
+    const sends = spec.dnsSet?.(record.parameters);
+    return { replicaId: this.#replicaId, ...(sends && { sends }) };
   }
 
   /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
@@ -157,15 +217,15 @@ export class ChangeJournal {
     record: ChangeRecord,
     spec: JournalledChange,
     approver: { id: string; name: string },
-  ): Promise<boolean> {
+  ): Promise<SendClaim> {
     const now = this.#now();
-    return this.#store.changes.transition(
-      record.id,
+    return this.#toSending(
+      record,
+      spec,
       'awaiting_approval',
-      'sending',
       {
         parameters: masked(spec, record.parameters),
-        replicaId: this.#replicaId,
+        ...this.#sending(record, spec),
         approval: { ...(record.approval ?? {}), approvedById: approver.id, approvedByName: approver.name },
       },
       { now, notExpiredAt: now },
@@ -189,14 +249,8 @@ export class ChangeJournal {
   }
 
   /** unknown → sending: the same change once more (only for repeatable ones). */
-  resend(record: ChangeRecord): Promise<boolean> {
-    return this.#store.changes.transition(
-      record.id,
-      'unknown',
-      'sending',
-      { replicaId: this.#replicaId },
-      { now: this.#now() },
-    );
+  resend(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
+    return this.#toSending(record, spec, 'unknown', this.#sending(record, spec), { now: this.#now() });
   }
 
   /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */
@@ -234,16 +288,28 @@ export class ChangeJournal {
     );
   }
 
-  /** Pending or awaiting changes past their deadline: of a previous run, or of another replica. */
-  async overdue(): Promise<ChangeRecord[]> {
-    const now = this.#now().getTime();
-    const pending = await this.#store.changes.listByState(['pending', 'awaiting_approval'], 500);
-    return pending.filter((record) => record.expiresAt.getTime() <= now);
+  /**
+   * Pending or awaiting changes past their deadline by the store's clock (of a previous run, or of
+   * another replica), in deadline order: every one, however many others wait with later deadlines (an
+   * approval waits for days). Read a page at a time as the caller ends them, so a backlog is never held
+   * in memory whole.
+   */
+  async *overdue(): AsyncGenerator<ChangeRecord> {
+    let after: ChangeRecord | undefined;
+    for (;;) {
+      const page = await this.#store.changes.due(WAITING, {
+        limit: OVERDUE_PAGE,
+        ...(after && { after }),
+      });
+      yield* page;
+      after = page.at(-1);
+      if (page.length < OVERDUE_PAGE) return;
+    }
   }
 }
 
 /** The parameters with every secret, clear or sealed, replaced by its last four characters. */
-export function masked(spec: JournalledChange, parameters: object): Record<string, unknown> {
+export function masked(spec: Pick<JournalledChange, 'secrets'>, parameters: object): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...parameters };
   for (const key of spec.secrets ?? []) {
     const value = copy[key];

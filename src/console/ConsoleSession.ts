@@ -9,8 +9,10 @@ import { message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { createRuntime, type Runtime } from '../runtime/createRuntime.js';
+import { consoleActor } from '../text/consoleActor.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
+import { CommandLineError } from './CommandLineError.js';
 import {
   buttonInteraction,
   type ConsoleActor,
@@ -19,14 +21,8 @@ import {
   type Sent,
   snowflake,
 } from './ConsoleInteraction.js';
-import {
-  CONSOLE_CHANNEL_ID,
-  CONSOLE_GUILD_ID,
-  CONSOLE_ROLE_IDS,
-  type ConsoleTier,
-  consoleUserId,
-} from './consoleConfig.js';
-import { CommandLineError, parseCommandLine } from './parseCommandLine.js';
+import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID, CONSOLE_ROLE_IDS, type ConsoleTier } from './consoleConfig.js';
+import { parseCommandLine } from './parseCommandLine.js';
 
 /** One exchange with the router: what it sent back, and how the command ended (if it did). */
 export interface Exchange {
@@ -112,16 +108,14 @@ export class ConsoleSession {
       commands,
     });
     const actor: ConsoleActor = {
-      userId: consoleUserId(options.osUser),
-      username: `console:${options.osUser}`,
+      userId: consoleActor(options.osUser).id,
+      username: consoleActor(options.osUser).name,
       roleIds: [CONSOLE_ROLE_IDS[options.tier]],
       guildId: CONSOLE_GUILD_ID,
       channelId: CONSOLE_CHANNEL_ID,
       locale: options.locale ?? 'en',
     };
     session = new ConsoleSession(runtime, actor, commands);
-    // The sweep of prompts left by earlier runs goes first, so its endings are not taken for ours.
-    while (runtime.router.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     return session;
   }
 

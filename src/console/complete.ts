@@ -1,5 +1,5 @@
 import type { CommandModule } from '../discord/CommandModule.js';
-import { nestedOptions, valueOptions } from './parseCommandLine.js';
+import { nestedOptions, valueOptions } from './resolvePath.js';
 
 /** Tab completion: command names, then subcommand names, then option names (`name:`). */
 export function complete(

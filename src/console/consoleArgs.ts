@@ -1,6 +1,6 @@
 import { message } from '../i18n/Translator.js';
+import { CommandLineError } from './CommandLineError.js';
 import { CONSOLE_TIERS, type ConsoleTier } from './consoleConfig.js';
-import { CommandLineError } from './parseCommandLine.js';
 
 /** Exit codes of a one-shot command. */
 export const EXIT = {
@@ -28,6 +28,8 @@ export interface ConsoleArgs {
   command: string | undefined;
   /** One-shot: revert the last DNS change of this domain (`--revert example.com`). */
   revert: string | undefined;
+  /** One-shot: where to write the file the answer attaches (`--out hostops-expiry.ics`). */
+  out: string | undefined;
 }
 
 /** The console's command line. Throws CommandLineError for an unknown flag or tier. */
@@ -41,6 +43,7 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     noColour: false,
     command: undefined,
     revert: undefined,
+    out: undefined,
   };
   const words: string[] = [];
   for (let index = 0; index < argv.length; index++) {
@@ -57,6 +60,12 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
         throw new CommandLineError(message('console.args.revert'));
       }
       args.revert = value;
+    } else if (arg === '--out' || arg.startsWith('--out=')) {
+      const value = arg === '--out' ? argv[++index] : arg.slice('--out='.length);
+      if (value === undefined || value === '' || value.startsWith('-')) {
+        throw new CommandLineError(message('console.args.out'));
+      }
+      args.out = value;
     } else if (arg === '--yes' || arg === '-y') args.yes = true;
     else if (arg === '--json') args.json = true;
     else if (arg === '--verbose' || arg === '-v') args.verbose = true;
@@ -74,6 +83,9 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
   if (words.length > 0) args.command = words.join(' ');
   if (args.revert !== undefined && args.command !== undefined) {
     throw new CommandLineError(message('console.args.revert_or_command'));
+  }
+  if (args.out !== undefined && args.command === undefined) {
+    throw new CommandLineError(message('console.args.out'));
   }
   return args;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { type Config, configSchema, parseConfig } from '../config.js';
 import { type Locale, pickLocale } from '../i18n/locales.js';
@@ -64,7 +63,8 @@ export function consoleLocale(env: Record<string, string | undefined>): Locale {
 /**
  * The bot's configuration schema, fed the console's variables plus fixed stand-ins for everything
  * Discord: so every value is checked exactly as for the bot, and problems name the same variables.
- * Without HOSTING_API_URL the console runs on the built-in sandbox. Throws ConfigError.
+ * Without HOSTING_API_URL the console runs on the built-in sandbox, with a throwaway store of its own
+ * (the configuration's databaseUrl, whatever DATABASE_URL says). Throws ConfigError.
  */
 export function consoleConfig(env: Record<string, string | undefined>): Config {
   const picked: Record<string, string | undefined> = {};
@@ -92,13 +92,7 @@ export function consoleConfig(env: Record<string, string | undefined>): Config {
   );
 }
 
-/** A stable made-up user id per OS user name (18 digits, so `/audit user:` takes it). */
-export function consoleUserId(osUser: string): string {
-  const hex = createHash('sha256').update(`hostops-console:${osUser}`).digest('hex').slice(0, 14);
-  return (10n ** 17n + (BigInt(`0x${hex}`) % 10n ** 17n)).toString();
-}
-
-/** The OS user at the terminal: the console's actor is `console:<name>`. */
+/** The OS user at the terminal: the console's actor is `console:<name>` (consoleActor). */
 export function osUserName(env: Record<string, string | undefined>): string {
   try {
     return userInfo().username;

@@ -1,17 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Translator } from '../i18n/Translator.js';
 import { modalOf } from './answerControls.js';
+import { CommandLineError } from './CommandLineError.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession } from './ConsoleSession.js';
 import { complete } from './complete.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { HistoryFile } from './HistoryFile.js';
 import { historyLine } from './historyLine.js';
-import { CommandLineError } from './parseCommandLine.js';
 import { buttonsOf, either, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
+
+/** Lines the up arrow reaches back, and the history file gives it at start. */
+const HISTORY_SIZE = 500;
 
 type Mode = { kind: 'command' } | { kind: 'modal'; customId: string; lines: string[] };
 
@@ -29,11 +31,9 @@ export async function interactiveSession(
 ): Promise<number> {
   const { t, config } = session;
   const terminal = Boolean(io.stdin.isTTY && io.stdout.isTTY);
-  const historyFile = join(io.env.HOME ?? homedir(), '.hostops_console_history');
-  const history =
-    terminal && existsSync(historyFile)
-      ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500)
-      : [];
+  const mask = (line: string) => historyLine(line, session.commands);
+  const historyFile = new HistoryFile(join(io.env.HOME ?? homedir(), '.hostops_console_history'), mask);
+  const history = terminal ? historyFile.load(HISTORY_SIZE) : [];
   /** Buttons of the latest answers, pressed by typing their label. */
   let buttons: { label: string; customId: string; message: string; ephemeral: boolean }[] = [];
   const rl = createInterface({
@@ -41,7 +41,7 @@ export async function interactiveSession(
     output: io.stdout,
     terminal,
     history,
-    historySize: 500,
+    historySize: HISTORY_SIZE,
     completer: (line: string) =>
       complete(
         session.commands,
@@ -53,9 +53,7 @@ export async function interactiveSession(
   rl.on('history', (lines) => {
     const [newest] = lines;
     if (newest === undefined || mode.kind !== 'command') return;
-    const kept = historyLine(newest, session.commands, session.actor.locale);
-    if (kept === undefined) lines.shift();
-    else lines[0] = kept;
+    lines[0] = mask(newest);
   });
   const print = (text: string) => {
     if (!text) return;
@@ -99,10 +97,7 @@ export async function interactiveSession(
   setPrompt();
   for await (const raw of rl) {
     const line = raw.trim();
-    if (terminal && line && mode.kind === 'command') {
-      const kept = historyLine(line, session.commands, session.actor.locale);
-      if (kept !== undefined) void appendFile(historyFile, `${kept}\n`).catch(() => {});
-    }
+    if (terminal && line && mode.kind === 'command') historyFile.append(line);
     try {
       if (mode.kind === 'modal') {
         if (line === '') {

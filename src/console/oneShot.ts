@@ -1,13 +1,14 @@
+import { writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
 import { modalOf, promptOf } from './answerControls.js';
+import { CommandLineError } from './CommandLineError.js';
 import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession, Exchange } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
-import { CommandLineError } from './parseCommandLine.js';
-import { type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
+import { fileText, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
 
 /** The exit code for how a command ended. */
 export function exitFor(outcome: CommandOutcome | undefined): number {
@@ -106,6 +107,13 @@ async function answer(
       sent.push(...confirmed.sent);
       outcome = confirmed.outcome;
       data = confirmed.data ?? data;
+      // What the change was made against changed before it went out: the change as it would be now is
+      // shown, never confirmed unseen; it is cancelled so it does not linger.
+      const renewed = promptOf(confirmed.sent);
+      if (renewed) {
+        await session.press(renewed.cancel, undefined, renewed.ephemeral);
+        notice = t('console.not_sent_outdated');
+      }
     } else {
       // The preview only: the prompt is cancelled so it does not linger, and nothing is sent.
       const cancelled = await session.press(prompt.cancel, undefined, prompt.ephemeral);
@@ -113,11 +121,14 @@ async function answer(
       notice = t('console.not_sent');
     }
   }
-  const messages = session
+  const final = session
     .finalMessages(sent)
     .map((message) =>
       prompt && !args.yes ? { ...message, body: { ...message.body, components: [] } } : message,
     );
+  // A file written with --out is named on stderr, not printed as well.
+  const messages =
+    args.out === undefined ? final : final.map((m) => ({ ...m, body: { ...m.body, files: [] } }));
   // A revert with nothing to go back to answered, and sent nothing.
   const nothingSent = args.revert !== undefined && !prompt && outcome === 'ok';
   const code = notice || nothingSent ? EXIT.notSent : exitFor(outcome);
@@ -146,5 +157,25 @@ async function answer(
     writeLine(failed ? io.stderr : io.stdout, text);
   }
   if (notice) writeLine(io.stderr, notice);
+  if (args.out !== undefined && !failed) return writeOut(session, args.out, final, io);
   return code;
+}
+
+/** `--out FILE`: the answer's attached file, written as it would be attached. */
+async function writeOut(
+  session: ConsoleSession,
+  path: string,
+  messages: readonly { body: MessageLike }[],
+  io: ConsoleIo,
+): Promise<number> {
+  const { t } = session;
+  const file = messages.flatMap((m) => m.body.files ?? [])[0];
+  const content = file && fileText(file);
+  if (!file || content === undefined) {
+    writeLine(io.stderr, t('console.out.none', { file: path }));
+    return EXIT.invalid;
+  }
+  await writeFile(path, content);
+  writeLine(io.stderr, t('console.out.written', { name: file.name, file: path }));
+  return EXIT.ok;
 }

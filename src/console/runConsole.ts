@@ -2,6 +2,8 @@ import { type Config, ConfigError, readEnvFile } from '../config.js';
 import { translator } from '../i18n/Translator.js';
 import { createLogger } from '../logger.js';
 import { StoreOpenError } from '../store/index.js';
+import { consoleActor } from '../text/consoleActor.js';
+import { CommandLineError } from './CommandLineError.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import { ConsoleSession } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT, parseArgs } from './consoleArgs.js';
@@ -10,12 +12,10 @@ import {
   CONSOLE_ROLE_IDS,
   consoleConfig,
   consoleLocale,
-  consoleUserId,
   osUserName,
 } from './consoleConfig.js';
 import { interactiveSession } from './interactiveSession.js';
 import { oneShot } from './oneShot.js';
-import { CommandLineError } from './parseCommandLine.js';
 import { type RenderOptions, supportsColour } from './renderText.js';
 
 /** Entry point: parses the arguments and configuration, then runs one command or a session. */
@@ -54,11 +54,12 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     destination: io.stderr as unknown as Parameters<typeof createLogger>[0]['destination'],
   });
   const osUser = osUserName(io.env);
+  const actor = consoleActor(osUser);
   const render: RenderOptions = {
     colour: !args.noColour && !args.json && supportsColour(io.stdout, io.env),
     t,
     names: {
-      users: { [consoleUserId(osUser)]: `console:${osUser}` },
+      users: { [actor.id]: actor.name },
       roles: Object.fromEntries(Object.entries(CONSOLE_ROLE_IDS).map(([tier, id]) => [id, tier])),
       channels: { [CONSOLE_CHANNEL_ID]: 'console' },
     },
@@ -77,7 +78,7 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
     if (args.command !== undefined || args.revert !== undefined) {
       return await oneShot(session, args, io, render);
     }
-    return await interactiveSession(session, args, io, render, `console:${osUser}`);
+    return await interactiveSession(session, args, io, render, actor.name);
   } finally {
     await session.close();
     logger.flush();

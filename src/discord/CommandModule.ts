@@ -5,12 +5,12 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { masked } from '../changes/ChangeJournal.js';
+import { masked, type SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
-import type { HostingClient } from '../hosting/HostingClient.js';
+import type { CallOptions, HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
 import { LOCALES, type Locale } from '../i18n/locales.js';
-import { type Translator, translator } from '../i18n/Translator.js';
+import { type Message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
@@ -39,6 +39,11 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   config: Config;
   logger: Logger;
   correlationId: string;
+  /**
+   * What this command's API calls pass along: its correlation id (and share of the connections), how long
+   * its answer can still be delivered, and — for a read — the notice that tells the invoker it waits.
+   */
+  call: CallOptions;
   secrets: SecretRegistry;
   now: () => Date;
   generatePassword: () => string;
@@ -66,7 +71,7 @@ export interface PrepareContext {
   t: Translator;
 }
 
-/** What a change's `remember` and `revert` may use. */
+/** What a change's `revert` may use. */
 export interface MemoryContext {
   store: Store;
   now: () => Date;
@@ -76,13 +81,15 @@ export interface MemoryContext {
 export interface SendContext {
   hosting: HostingClient;
   correlationId: string;
+  /** What the change's API call passes along: its correlation id, how long its answer can still be delivered. */
+  call: CallOptions;
   /** The change record's id (for buttons on the public record, e.g. Revert). */
   changeId: string;
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
-  /** Who asked for the change, for the public record. */
-  requesterId: string;
+  /** Who asked for the change, as the public record names them (actorMention). */
+  requester: string;
   /** The invoker's language, for the outcome only they see. */
   t: Translator;
   /** BOT_LOCALE, for the public record the whole channel reads. */
@@ -143,8 +150,20 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
    * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
    */
   precheck?: (parameters: P, context: PrepareContext) => P | Promise<P>;
-  /** After the change ended `done` or `unknown`: what HostOps keeps of it beyond the record (a DNS set). */
-  remember?: (record: ChangeRecord, outcome: 'done' | 'unknown', context: MemoryContext) => Promise<void>;
+  /**
+   * Made again once the change is confirmed or approved and claimed, right before it is sent: does what
+   * the prompt (or the approval request) showed, and the send relies on, still hold? Undefined: it does.
+   * The parameters made anew against what holds now, and `why`: nothing is sent, and the change is
+   * offered again as a new prompt (or an updated approval request). A RefusalError: nothing is sent.
+   * Such changes are sent one at a time per target, so this sees every change of the target sent before.
+   */
+  recheck?: (parameters: P, context: PrepareContext) => Promise<Outdated<P> | undefined>;
+  /**
+   * The DNS record set the change sends, which HostOps keeps beyond the record: written as the change is
+   * sent, remembered while it may have been applied (the change `done` or `unknown`). A method, so the
+   * journal can ask any change for it.
+   */
+  dnsSet?(parameters: P): SetToSend;
   /**
    * The parameters of a change that undoes this sent one (the public record's Revert button), or
    * undefined when there is nothing to go back to.
@@ -163,6 +182,13 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;
   autocomplete?: Autocomplete;
+}
+
+/** A change whose prompt no longer holds (`recheck`): the same change made against what holds now. */
+export interface Outdated<P> {
+  parameters: P;
+  /** Why nothing was sent, naming what changed (and what the change would now do): shown above the new prompt. */
+  why: Message;
 }
 
 /** A change as it is made, once: what `send` gets, what the record keeps, and what the prompt shows. */
@@ -187,7 +213,7 @@ export type Preparing<P extends object> = PreparedChange<P> | Promise<PreparedCh
 export interface ChangeHandler<P extends object, N extends OptionNames = OptionNames>
   extends Pick<
     ChangeSpec<P, N>,
-    'tier' | 'operation' | 'secrets' | 'remember' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
+    'tier' | 'operation' | 'secrets' | 'dnsSet' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
   > {
   kind: 'change';
   // A method, so a handler typed by its own options still serves where any options are handled.
@@ -199,6 +225,11 @@ export interface ChangeHandler<P extends object, N extends OptionNames = OptionN
     record: ChangeRecord,
     context: MemoryContext & PrepareContext,
   ) => Promise<PreparedChange<P> | undefined>;
+  /** As the spec's, with the new change made (`t`: the requester's language, for their prompt). */
+  recheck?: (
+    parameters: P,
+    context: PrepareContext,
+  ) => Promise<{ made: PreparedChange<P>; why: Message } | undefined>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the router handles every change through stored JSON parameters.
@@ -329,7 +360,7 @@ export function read<T, N extends OptionNames = OptionNames>(spec: {
 export function change<P extends object, N extends OptionNames = OptionNames>(
   spec: ChangeSpec<P, N>,
 ): ChangeHandler<P, N> {
-  const { parse, submitForm, precheck, target, preview, revert, ...rest } = spec;
+  const { parse, submitForm, precheck, recheck, target, preview, revert, ...rest } = spec;
   const made = (parameters: P, t: Translator): PreparedChange<P> => {
     const shown = preview(parameters, t);
     const hidden = masked(spec, parameters) as P;
@@ -362,6 +393,12 @@ export function change<P extends object, N extends OptionNames = OptionNames>(
       revert: async (record, context) => {
         const parameters = await revert(record, context);
         return parameters === undefined ? undefined : prepare(parameters, context);
+      },
+    }),
+    ...(recheck && {
+      recheck: async (parameters, context) => {
+        const outdated = await recheck(parameters, context);
+        return outdated && { made: made(outdated.parameters, context.t), why: outdated.why };
       },
     }),
   };

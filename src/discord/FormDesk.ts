@@ -50,7 +50,7 @@ export class FormDesk {
       command: invocation.label,
       state,
       correlationId: invocation.correlationId,
-      expiresAt: new Date(Date.now() + MODAL_TTL_MS),
+      openForMs: MODAL_TTL_MS,
     });
     await this.deps.answers.acknowledge(
       invocation,
@@ -80,7 +80,7 @@ export class FormDesk {
   /** A form's submit, on whichever replica received it: the store hands the form to exactly one. */
   async submitted(interaction: ModalSubmitInteraction, nonce: string): Promise<void> {
     const { store, specs, answers, changes, hosting, config, logger } = this.deps;
-    const form = await store.forms.take(nonce, interaction.user.id, new Date());
+    const form = await store.forms.take(nonce, interaction.user.id);
     const spec = form && specs.get(form.command);
     if (!form || !spec?.submitForm) {
       const t = translator(pickLocale(interaction.locale));

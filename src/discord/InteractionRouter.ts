@@ -34,6 +34,7 @@ import { isChangeButton, parseCustomId } from './customId.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
+import { WaitNotices } from './WaitNotices.js';
 import { withAttachments } from './withAttachments.js';
 
 export type { RouterObserver } from './Answers.js';
@@ -65,10 +66,21 @@ export interface RouterDeps {
   liveReplicas?: () => Promise<readonly string[]>;
   /** Other bots inside their lease, which can answer Discord while this process stops; none by default. */
   peerBots?: () => Promise<readonly string[]>;
+  /**
+   * Whether this process settles what others left behind in the store (overdue prompts and approval
+   * requests, orphaned sends), at start and every few seconds: true (a bot replica) by default. A
+   * console settles only what it sent itself: what it would tell, nobody in Discord would see.
+   */
+  settlesOthers?: boolean;
   /** Posts and edits bot messages (approval requests). */
   messages: BotMessages;
   /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
   watch?: DomainWatch;
+  /**
+   * Whether every replica receives every interaction (the gateway: the default) or each goes to one
+   * replica and may arrive again (an HTTP endpoint behind a load balancer, where a request can be replayed).
+   */
+  broadcast?: boolean;
 }
 
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
@@ -87,6 +99,7 @@ export class InteractionRouter {
   readonly #answers: Answers;
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
+  readonly #notices = new WaitNotices();
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
@@ -114,6 +127,7 @@ export class InteractionRouter {
         store: deps.store,
         liveReplicas: deps.liveReplicas ?? (async () => [deps.replicaId]),
         messages: deps.messages,
+        settlesOthers: deps.settlesOthers ?? true,
         specs,
         answers: this.#answers,
         hosting: deps.hosting,
@@ -128,7 +142,7 @@ export class InteractionRouter {
     );
     this.#forms = new FormDesk({ ...deps, specs, answers: this.#answers, changes: this.#changes });
     // Prompts that ran out while no HostOps was running.
-    void this.#track(this.#changes.sweep());
+    if (deps.settlesOthers ?? true) void this.#track(this.#changes.sweep());
   }
 
   async #peerAlive(): Promise<boolean> {
@@ -139,29 +153,37 @@ export class InteractionRouter {
     }
   }
 
-  /** Never rejects: every failure is answered and logged here. */
-  handle(interaction: Interaction): Promise<void> {
+  /**
+   * Never rejects: every failure is answered and logged here. Resolves, once the interaction's work is
+   * done, with whether this process took it (false: another replica did, or it had been handled before).
+   */
+  handle(interaction: Interaction): Promise<boolean> {
+    let taken = false;
     const task = handlerScope.run({ interactionId: interaction.id }, async () => {
       try {
-        if (await this.#claim(interaction)) await this.#route(interaction);
+        taken = await this.#claim(interaction);
+        if (taken) await this.#route(interaction);
       } catch (error) {
         this.#deps.logger.error({ err: error, interaction: interaction.id }, 'interaction handling failed');
       }
     });
-    return this.#track(task);
+    return this.#track(task).then(() => taken);
   }
 
   /**
-   * Every replica receives every interaction; the one whose claim (a unique key in the store) lands
-   * first handles it, the others drop it without a word. A store that cannot be reached does not
-   * silence the bot: the interaction is handled, and the exactly-once of changes still rests on
-   * their own conditional updates.
+   * Every replica receives every interaction (or, over HTTP, one receives it, possibly twice); the one
+   * whose claim (a unique key in the store) lands first handles it, the others drop it without a word.
+   * A store that cannot be reached does not silence the bot: the interaction is handled, and the
+   * exactly-once of changes still rests on their own conditional updates.
    */
   async #claim(interaction: Interaction): Promise<boolean> {
-    // SQLite is single-process (a second process refuses to start): there is nobody to race.
-    if (this.#deps.store.engine === 'sqlite') return true;
-    // A replica that is stopping leaves new interactions to one that is not, if there is one.
-    if (this.#changes.draining && (await this.#peerAlive())) return false;
+    const broadcast = this.#deps.broadcast ?? true;
+    // SQLite is single-process (a second process refuses to start): over the gateway nobody races it.
+    // A request to an HTTP endpoint can be replayed, so it is claimed there too.
+    if (broadcast && this.#deps.store.engine === 'sqlite') return true;
+    // A replica that is stopping leaves new interactions to one that is not, if there is one; over HTTP
+    // nobody else received this one.
+    if (broadcast && this.#changes.draining && (await this.#peerAlive())) return false;
     let won: boolean;
     try {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
@@ -297,20 +319,34 @@ export class InteractionRouter {
         case 'read': {
           const input = subcommand.parse(context);
           invocation.target = subcommand.target?.(input) ?? null;
+          // Told to the one who asked, in their language, while the read waits for a connection.
+          const waitT = translator(invocation.locale);
+          const notice = this.#notices.open((ahead) =>
+            this.#answers.safely(invocation, () =>
+              interaction.editReply({
+                content:
+                  ahead === 0 ? waitT('common.waiting_next') : waitT('common.waiting', { count: ahead }),
+              }),
+            ),
+          );
           // The deferral and the API call start in the same turn, so the acknowledgement's round trip
           // does not add to the provider's latency. undici writes each on its reused connection a turn
           // later, the API request first (discord.js reaches undici a few microtasks after it): the
           // acknowledgement carries that write rather than the provider's latency carrying the
           // deferral's (bench/analysis.md, 2026-11-26). A read is safe to start even if the deferral fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
-          const running = subcommand.run(context, input);
+          const running = subcommand
+            .run({ ...context, call: { ...context.call, watcher: notice } }, input)
+            .finally(() => notice.close());
           running.catch(() => {}); // awaited below, after the deferral settles
           await this.#answers.acknowledge(invocation, deferred);
           const result = await running;
           const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          const { later, data, ...answer } = first;
+          const { later, data, ...shown } = first;
+          // The answer replaces the waiting notice, text included.
+          const answer = notice.shown ? { content: '', ...shown } : shown;
           const sandbox = this.#deps.config.hosting.sandbox;
           await interaction.editReply(withAttachments(withSandboxNotice(answer, sandbox, context.t)));
           this.#answers.data(interaction, data);

@@ -87,6 +87,14 @@ export function describeError(error: unknown, correlationId: string, t: Translat
           }),
           t('errors.short.request_too_large'),
         );
+      case 'no_connection':
+        // Shut down while it waited: said as the restart it is.
+        return error.timeoutMs === undefined
+          ? failed(t('errors.restarting'), t('errors.short.no_connection'))
+          : failed(
+              t('errors.no_connection', { seconds: seconds(error.timeoutMs), reference }),
+              t('errors.short.no_connection'),
+            );
       case 'outcome_unknown': {
         const reason = outcomeUnknownReason(error, t);
         const check = DOMAIN_OPERATIONS.has(error.operation)

@@ -14,6 +14,7 @@ import type { Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Invocation } from './Answers.js';
 import type { Tier } from './access.js';
+import { answerDeadline } from './answerDeadline.js';
 import type { CommandContext, CommandModule } from './CommandModule.js';
 
 type Received =
@@ -92,6 +93,7 @@ export function commandContext(
     tier,
     logger: invocation.logger,
     correlationId: invocation.correlationId,
+    call: { correlationId: invocation.correlationId, answerBy: answerDeadline(invocation.startedAt) },
     now: deps.now ?? (() => new Date()),
   };
 }

@@ -1,6 +1,7 @@
-import { TimestampStyles, time, userMention } from 'discord.js';
+import { TimestampStyles, time } from 'discord.js';
 import type { DnsRecord } from '../hosting/dnsRecords.js';
 import type { Translator } from '../i18n/Translator.js';
+import { actorMention } from '../replies/actorMention.js';
 import { literal } from '../replies/literal.js';
 import type { ChangePreview, PreviewField } from '../replies/ReplyBody.js';
 import type { DnsSet } from '../store/index.js';
@@ -77,6 +78,8 @@ const CHANGES_FILE = 'changes.txt';
 export interface EarlierSet {
   changeId: string;
   sentById: string;
+  /** Absent in prompts opened before it was kept. */
+  sentByName?: string;
   sentAt: string;
   outcome: DnsSet['outcome'];
 }
@@ -103,7 +106,7 @@ export function diffPreview(
   if (earlier === null) return { fields: [{ name, value: t('domain.dns.diff_none') }] };
   const { set, diff } = earlier;
   const summary = t('domain.dns.diff_against', {
-    who: userMention(set.sentById),
+    who: actorMention(set.sentById, set.sentByName),
     when: time(new Date(set.sentAt), TimestampStyles.LongDateTime),
     outcome: t(set.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
     added: diff.added.length,

@@ -3,8 +3,9 @@ import type { OperationName } from './operations.js';
 /**
  * Stable error kinds the chat layer maps to messages. `outcome_unknown` is only ever produced for changes
  * whose request may have reached the provider without an answer HostOps understood (a POST that timed out
- * or lost its connection, a PUT whose retries all failed after one lost its connection once sent, an
- * ambiguous gateway status, any change answered 2xx with an unreadable body):
+ * or lost its connection, a PUT none of whose attempts succeeded after one may have reached the provider
+ * (timed out, lost its connection once sent, got a gateway's 502/504), an ambiguous gateway status, any
+ * change answered 2xx with an unreadable body):
  * repeating it could, for example, register a domain twice, so the outcome is read back or checked first.
  */
 export type HostingErrorKind =
@@ -17,7 +18,12 @@ export type HostingErrorKind =
   | 'network'
   | 'outcome_unknown'
   /** Longer than the provider (414/431) or HOSTING_API_MAX_URL_BYTES allows; never carried out. */
-  | 'request_too_large';
+  | 'request_too_large'
+  /**
+   * Never sent: no connection of HostOps' own HOSTING_API_MAX_CONNECTIONS came free in time (`timeoutMs`
+   * says how long it waited), or HostOps shut down while it waited (no `timeoutMs`).
+   */
+  | 'no_connection';
 
 /** What is safe to show about the request: never the query string (it can carry a password). */
 export interface RedactedRequest {

@@ -4,6 +4,7 @@ import { Pool } from 'undici';
 import { newCorrelationId } from '../correlationId.js';
 import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
+import { ConnectionQueue, type Turn } from './ConnectionQueue.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
 import { encodeQuery, parseRetryAfter, readCapped } from './httpWire.js';
 import {
@@ -13,6 +14,7 @@ import {
   mayHaveApplied,
   type Operation,
 } from './judgeAnswer.js';
+import { notSent } from './notSent.js';
 import {
   type BindPanelLicenseInput,
   CHANGE_REQUESTS,
@@ -32,13 +34,16 @@ import {
   musicBotUserSchema,
   serverLogSchema,
 } from './responseSchemas.js';
+import { SingleFlight, type WaitWatcher } from './singleFlight.js';
 
 export interface HostingClientOptions {
   /** `{base_url}` of the spec; may carry a path prefix. */
   baseUrl: string;
   token: string;
-  /** Upper bound for one operation, retries included. */
+  /** Upper bound for one operation, retries included, counted from the moment it has a connection. */
   timeoutMs: number;
+  /** Longest an operation waits for a connection before it is given up, unsent. */
+  queueTimeoutMs?: number;
   /** Zone of the API's `DD.MM.YYYY HH:MM:SS` timestamps. */
   timeZone: string;
   logger: Logger;
@@ -73,12 +78,26 @@ export interface AttemptEvent {
 export interface CallOptions {
   /** Ties the API log lines to the chat command that caused them. */
   correlationId?: string;
+  /** Whose share of the connections the call takes (an invocation, `watch`); by default its correlation id. */
+  caller?: string;
+  /**
+   * performance.now() after which an answer can no longer be delivered (an interaction's token has run
+   * out): the call waits for a connection only as long as the provider's time still fits before it.
+   */
+  answerBy?: number;
+  /** Stops this call's wait for a connection (never a request already sent); an identical read goes on. */
+  signal?: AbortSignal;
+  /** Told while the call waits for a connection (the "waiting for the provider" notice). */
+  watcher?: WaitWatcher;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const SNIPPET_LENGTH = 160;
 const DEFAULT_MAX_URL_BYTES = 8192;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 4000 };
+const DEFAULT_QUEUE_TIMEOUT_MS = 300_000;
+// Time left after the provider's own budget to deliver the answer before the interaction's token runs out.
+const DELIVERY_MARGIN_MS = 5_000;
 
 /**
  * The hosting management API, one method per operation. Knows nothing about Discord: it returns
@@ -90,6 +109,10 @@ export class HostingClient {
   readonly #authorization: string;
   readonly #token: string;
   readonly #timeoutMs: number;
+  readonly #queueTimeoutMs: number;
+  /** Who gets the next free connection: the pool itself never queues. */
+  readonly #queue: ConnectionQueue;
+  readonly #flights = new SingleFlight();
   readonly #timeZone: string;
   readonly #logger: Logger;
   readonly #retry: RetryPolicy;
@@ -106,6 +129,7 @@ export class HostingClient {
     this.#token = options.token;
     this.#authorization = `Bearer ${options.token}`;
     this.#timeoutMs = options.timeoutMs;
+    this.#queueTimeoutMs = options.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
     this.#timeZone = options.timeZone;
     this.#logger = options.logger;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -115,8 +139,10 @@ export class HostingClient {
       serverLog: serverLogSchema(this.#timeZone),
       domainInfo: domainInfoSchema(this.#timeZone),
     };
+    const connections = options.maxConnections ?? 10;
+    this.#queue = new ConnectionQueue(connections);
     this.#pool = new Pool(url.origin, {
-      connections: options.maxConnections ?? 10,
+      connections,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       connect: { timeout: options.connectTimeoutMs ?? Math.min(options.timeoutMs, 5_000) },
@@ -197,6 +223,7 @@ export class HostingClient {
 
   /** Waits for requests in flight, then closes the connections; `force` aborts them instead. */
   close(force = false): Promise<void> {
+    this.#queue.close();
     return force ? this.#pool.destroy() : this.#pool.close();
   }
 
@@ -221,13 +248,58 @@ export class HostingClient {
     await this.#call({ ...this.#changeRequest(operation, input), parse, emptyBodyOk: true }, options);
   }
 
+  /**
+   * A read joins an identical one in flight (same method, path and query), if any, rather than asking
+   * again; every call waits its turn for a connection (ConnectionQueue) and may stop waiting alone.
+   */
   async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
+    const correlationId = options?.correlationId ?? newCorrelationId();
+    const call = { ...options, correlationId };
+    const key = op.method === 'GET' ? this.#prefix + op.path + encodeQuery(op.query) : undefined;
+    const flight = this.#flights.join<T>(key, options?.caller ?? correlationId);
+    if (!flight.started) flight.start(this.#admitted(op, call, flight));
+    const reader = flight.join({
+      waitUntil: this.#waitUntil(options?.answerBy),
+      signal: options?.signal,
+      watcher: options?.watcher,
+    });
+    try {
+      return await (reader.gaveUp ? Promise.race([flight.work, reader.gaveUp]) : flight.work);
+    } catch (error) {
+      // A reader's reference leads to the log lines of the request it shared.
+      if (error instanceof HostingApiError && error.correlationId !== correlationId) {
+        this.#logger.info({ cid: correlationId, sharedWith: error.correlationId }, 'shared read failed');
+      }
+      throw notSent(op, correlationId, error);
+    } finally {
+      reader.leave();
+    }
+  }
+
+  /** How long a call may wait for a connection: the queue limit, and while its answer can still be delivered. */
+  #waitUntil(answerBy: number | undefined): number {
+    const limit = performance.now() + this.#queueTimeoutMs;
+    return answerBy === undefined ? limit : Math.min(limit, answerBy - this.#timeoutMs - DELIVERY_MARGIN_MS);
+  }
+
+  /** HOSTING_API_TIMEOUT_MS starts once the operation holds a connection; it keeps it through its retries. */
+  async #admitted<T>(op: Operation<T>, options: CallOptions, turn: Turn): Promise<T> {
+    const slot = this.#queue.admit(turn.caller) ?? (await this.#queue.wait(turn));
+    try {
+      return await this.#operation(op, options);
+    } finally {
+      slot.release();
+    }
+  }
+
+  async #operation<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
     const correlationId = options?.correlationId ?? newCorrelationId();
     const deadline = performance.now() + this.#timeoutMs;
     // Only reads and the idempotent PUT may be repeated; a repeated POST could act twice.
     const maxAttempts = op.method === 'POST' ? 1 : this.#retry.maxAttempts;
-    // A PUT whose connection broke after it was sent may have been applied, whatever the retries find.
-    let mayHaveArrived = false;
+    // The first attempt of a PUT that may have reached the provider: it may have been applied, whatever
+    // the retries find.
+    let reached: HostingApiError | undefined;
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const result = await this.#attempt(op, correlationId, attempt, deadline);
@@ -260,8 +332,8 @@ export class HostingClient {
         },
         'hosting api call failed',
       );
-      mayHaveArrived ||= result.mayHaveArrived === true;
-      if (!willRetry) throw op.method === 'PUT' && mayHaveArrived ? mayHaveApplied(error) : error;
+      if (result.mayHaveArrived) reached ??= error;
+      if (!willRetry) throw op.method === 'PUT' && reached ? mayHaveApplied(reached, error) : error;
       await sleep(delayMs);
     }
   }

@@ -18,31 +18,63 @@ export interface Operation<T> {
   emptyBodyOk?: boolean;
 }
 
-export type Verdict<T> = { ok: true; value: T } | { ok: false; error: HostingApiError; retryable: boolean };
+export type Verdict<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      error: HostingApiError;
+      retryable: boolean;
+      /**
+       * The request may have reached the provider: a transport failure after it may have left (not a
+       * refused or unresolvable connection, nor one that never connected), or a gateway's 502/504.
+       */
+      mayHaveArrived?: boolean;
+    };
 /** One try: its verdict, and what it looked like on the wire (HTTP status, or the error kind). */
-export type Attempt<T> = Verdict<T> & {
-  outcome: number | HostingErrorKind;
-  /** A transport failure after the request may have left (not a refused or unresolvable connection). */
-  mayHaveArrived?: boolean;
+export type Attempt<T> = Verdict<T> & { outcome: number | HostingErrorKind };
+
+const MAY_OR_MAY_NOT = 'the change may or may not have been applied';
+/** Why a change's outcome is unknown, as its error says it. */
+const unknownBecause = {
+  connection: `connection lost before the provider answered; ${MAY_OR_MAY_NOT}`,
+  timeout: (seconds: number) => `no answer within ${seconds} s; ${MAY_OR_MAY_NOT}`,
+  gateway: (status: number) => `provider gateway answered ${status}; ${MAY_OR_MAY_NOT}`,
 };
 
 /**
- * The last failure of a PUT that lost its connection on some attempt after sending: a broken connection
- * at the end (even one that could not connect) cannot say the earlier attempt was not applied.
+ * The end of a PUT none of whose attempts succeeded, when one of them (`reached`, the first) may have
+ * reached the provider: its outcome is unknown, whatever the retries then got — a 503, a 429, another
+ * broken connection, even one that could not connect. Only a refusal of the request itself (a 4xx but
+ * 429) says the identical earlier attempt was not applied either.
  */
-export function mayHaveApplied(error: HostingApiError): HostingApiError {
-  if (error.kind !== 'network') return error;
-  return new HostingApiError(
-    'connection lost before the provider answered; the change may or may not have been applied',
-    {
-      kind: 'outcome_unknown',
-      operation: error.operation,
-      request: error.request,
-      correlationId: error.correlationId,
-      attempts: error.attempts,
-      cause: error.cause,
-    },
-  );
+export function mayHaveApplied(reached: HostingApiError, last: HostingApiError): HostingApiError {
+  if (last.kind === 'outcome_unknown' || refusesTheRequest(last)) return last;
+  const message =
+    reached.status !== undefined
+      ? unknownBecause.gateway(reached.status)
+      : reached.timeoutMs !== undefined
+        ? unknownBecause.timeout(secondsOf(reached.timeoutMs))
+        : unknownBecause.connection;
+  return new HostingApiError(message, {
+    kind: 'outcome_unknown',
+    operation: last.operation,
+    request: last.request,
+    correlationId: last.correlationId,
+    status: reached.status,
+    timeoutMs: reached.timeoutMs,
+    attempts: last.attempts,
+    cause: reached.cause,
+  });
+}
+
+function refusesTheRequest({ kind, status }: HostingApiError): boolean {
+  if (kind === 'request_too_large') return true;
+  return status !== undefined && status >= 400 && status < 500 && status !== 429;
+}
+
+/** 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts. */
+function secondsOf(timeoutMs: number): number {
+  return Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
 }
 
 /** Builds the attempt's HostingApiError (operation, request and correlation id filled in). */
@@ -53,8 +85,8 @@ export type Fail = (
 ) => HostingApiError;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-// A POST answered by a gateway with these may still have been carried out behind it.
-const AMBIGUOUS_POST_STATUS = new Set([502, 504]);
+// A change answered by a gateway with these may still have been carried out behind it.
+const GATEWAY_STATUS = new Set([502, 504]);
 // Errors raised before a single byte of the request left: the provider never saw it.
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -106,21 +138,19 @@ export function judgeAnswer<T>(
         error: fail('rate_limited', 'provider rate limit reached (429)', base),
       };
     }
-    if (op.method === 'POST' && AMBIGUOUS_POST_STATUS.has(status)) {
+    if (op.method === 'POST' && GATEWAY_STATUS.has(status)) {
       return {
         ok: false,
         retryable: false,
-        error: fail(
-          'outcome_unknown',
-          `provider gateway answered ${status}; the change may or may not have been applied`,
-          base,
-        ),
+        error: fail('outcome_unknown', unknownBecause.gateway(status), base),
       };
     }
     return {
       ok: false,
       retryable: RETRYABLE_STATUS.has(status),
       error: fail('upstream', `provider error (${status})`, base),
+      // A PUT, idempotent, is sent again; if none of its attempts succeeds, this one may have been applied.
+      ...(op.method === 'PUT' && GATEWAY_STATUS.has(status) && { mayHaveArrived: true }),
     };
   }
 
@@ -132,7 +162,7 @@ export function judgeAnswer<T>(
     error:
       op.method === 'GET'
         ? fail('bad_response', message, { status, snippet: snippetText })
-        : fail('outcome_unknown', `${message}; the change may or may not have been applied`, {
+        : fail('outcome_unknown', `${message}; ${MAY_OR_MAY_NOT}`, {
             status,
             snippet: snippetText,
           }),
@@ -171,7 +201,7 @@ export function classifyTransportError(
       ? { kind: 'bad_response', message: 'provider answer too large' }
       : {
           kind: 'outcome_unknown',
-          message: 'provider answer too large to read; the change may or may not have been applied',
+          message: `provider answer too large to read; ${MAY_OR_MAY_NOT}`,
         };
   }
   if (typeof code === 'string' && NOT_SENT_CODES.has(code)) {
@@ -179,20 +209,11 @@ export function classifyTransportError(
   }
   const timedOut =
     name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-  // 1.5 s stays 1.5 s: a rounded figure would misstate short timeouts.
-  const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
+  const seconds = secondsOf(timeoutMs);
   if (method === 'POST') {
     return timedOut
-      ? {
-          kind: 'outcome_unknown',
-          message: `no answer within ${seconds} s; the change may or may not have been applied`,
-          timeoutMs,
-        }
-      : {
-          kind: 'outcome_unknown',
-          message:
-            'connection lost before the provider answered; the change may or may not have been applied',
-        };
+      ? { kind: 'outcome_unknown', message: unknownBecause.timeout(seconds), timeoutMs }
+      : { kind: 'outcome_unknown', message: unknownBecause.connection };
   }
   if (timedOut)
     return { kind: 'timeout', message: `no answer from the provider within ${seconds} s`, timeoutMs };

@@ -118,6 +118,7 @@ const de = {
   'audit.command=watch remove': { name: '/überwachung entfernen' },
   'audit.command=watch list': { name: '/überwachung liste' },
   'audit.command=watch check': { name: '/überwachung prüfen' },
+  'audit.command=watch calendar': { name: '/überwachung kalender' },
   'audit.target': {
     name: 'ziel',
     description: 'Nur Einträge, deren Ziel diesen Text enthält; unter 3 Zeichen das ganze Ziel',
@@ -159,6 +160,10 @@ const de = {
   'watch.check': {
     name: 'prüfen',
     description: 'Prüft jetzt alle überwachten Domains und meldet, was neu ist',
+  },
+  'watch.calendar': {
+    name: 'kalender',
+    description: 'Die Ablaufdaten der überwachten Domains als Kalenderdatei (.ics)',
   },
 } as const satisfies Readonly<Record<string, CommandText>>;
 

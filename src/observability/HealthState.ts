@@ -1,14 +1,24 @@
+import type { InteractionMode } from '../config.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 
 export type GatewayState = 'starting' | 'ready' | 'reconnecting' | 'stopping';
+export type EndpointState = 'starting' | 'ready' | 'stopping';
 
-/** What /healthz reports: this replica, its gateway session, its store, and how the provider has been answering. */
+/**
+ * What /healthz reports: this replica, how interactions reach it (its gateway session, or its interactions
+ * endpoint in http mode), its store, and how the provider has been answering.
+ */
 export class HealthState {
   gateway: GatewayState = 'starting';
+  /** INTERACTIONS_MODE=http: the listener of POST /interactions. */
+  endpoint: EndpointState = 'starting';
   /** The store as the last heartbeat found it: a replica that cannot reach it cannot keep its word. */
   store: 'ok' | 'unreachable' = 'ok';
 
-  constructor(readonly replicaId = '') {}
+  constructor(
+    readonly replicaId = '',
+    readonly mode: InteractionMode = 'gateway',
+  ) {}
 
   readonly #startedAt = Date.now();
   #lastApiSuccess: Date | null = null;
@@ -22,14 +32,14 @@ export class HealthState {
   }
 
   get healthy(): boolean {
-    return this.gateway === 'ready' && this.store === 'ok';
+    return (this.mode === 'http' ? this.endpoint : this.gateway) === 'ready' && this.store === 'ok';
   }
 
   snapshot() {
     return {
       status: this.healthy ? 'ok' : 'unavailable',
       replica: this.replicaId,
-      gateway: this.gateway,
+      ...(this.mode === 'http' ? { endpoint: this.endpoint } : { gateway: this.gateway }),
       store: this.store,
       uptimeSeconds: Math.round((Date.now() - this.#startedAt) / 1000),
       lastApiSuccess: this.#lastApiSuccess?.toISOString() ?? null,

@@ -3,6 +3,7 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import type { RouterObserver } from '../discord/InteractionRouter.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';
+import { expiryGauges } from './expiryGauges.js';
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
 export class Metrics implements RouterObserver, WatchObserver {
@@ -60,15 +61,16 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly #watchLastRun = new Gauge({
-    name: 'hostops_watch_last_run_timestamp_seconds',
-    help: 'When the last watch run finished (Unix time)',
-    registers: [this.registry],
-  });
   readonly #watchAlerts = new Counter({
     name: 'hostops_watch_alerts_total',
     help: 'Watch alerts sent, by kind',
     labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #interactionRequests = new Counter({
+    name: 'hostops_interaction_requests_total',
+    help: 'Requests to POST /interactions (INTERACTIONS_MODE=http) by the HTTP status answered',
+    labelNames: ['status'] as const,
     registers: [this.registry],
   });
   readonly #gatewayReconnects = new Counter({
@@ -117,13 +119,31 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   watchRun(summary: RunSummary): void {
     this.#watchRuns.inc({ outcome: summary.outcome });
-    this.#watchLastRun.set(Date.now() / 1000);
     for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
+  }
+
+  /**
+   * Everything a scrape exports: prom-client's metrics, then the watch's per-domain expiry gauges. What
+   * can fail (reading the store) is read before this resolves, so a failure can still be answered with
+   * a 500; the per-domain lines are rendered as the response takes them, a turn of the event loop at a time.
+   */
+  async scrape(): Promise<AsyncIterable<string>> {
+    const watch = this.#watch;
+    const [text, expiries] = await Promise.all([
+      this.registry.metrics(),
+      watch ? this.#readWatch(() => watch.expiries()) : undefined,
+    ]);
+    return (async function* () {
+      yield text;
+      if (watch) yield* expiryGauges(expiries);
+    })();
   }
 
   /**
    * Exports the watch list's gauges, read from the store at each scrape: every replica reports the
    * same current value per domain (whichever replica last checked it), and a removed domain is gone.
+   * The per-domain ones (`expiryGauges`) are rendered by `scrape` rather than kept in prom-client,
+   * which would render all of their lines in one turn of the event loop.
    */
   observeWatch(watch: WatchGauges): void {
     if (this.#watch) return;
@@ -139,19 +159,11 @@ export class Metrics implements RouterObserver, WatchObserver {
         if (count !== undefined) this.set(count);
       },
     });
-    new Gauge({
-      name: 'hostops_watch_domain_expiry_days',
-      help: 'Days until a watched domain expires (negative: expired), from its expiry date as last checked',
-      labelNames: ['domain'] as const,
-      registers: [this.registry],
-      async collect() {
-        // Nothing rather than stale values when the store cannot be read: an alert on old data is worse.
-        this.reset();
-        for (const { domain, daysLeft } of (await metrics.#readWatch(() => watch.expiryDays())) ?? []) {
-          this.set({ domain }, daysLeft);
-        }
-      },
-    });
+  }
+
+  /** A store read for a gauge: undefined (and logged once per outage) when the store cannot be read. */
+  readStore<T>(read: () => Promise<T>): Promise<T | undefined> {
+    return this.#readWatch(read);
   }
 
   async #readWatch<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -165,6 +177,10 @@ export class Metrics implements RouterObserver, WatchObserver {
       this.#watchUnreadable = true;
       return undefined;
     }
+  }
+
+  interactionRequest(status: number): void {
+    this.#interactionRequests.inc({ status: String(status) });
   }
 
   gatewayReconnected(): void {

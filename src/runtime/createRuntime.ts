@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   messages: BotMessages;
   /** Where the watch's digests go; undefined turns the watch off (a bot without WATCH_CHANNEL_ID). */
   watchChannelId: string | undefined;
+  /** Whether every replica receives every interaction (the gateway, the default) or one does (HTTP). */
+  broadcast?: boolean;
   /** Told about every command's acknowledgement, end and answer data (the bot's metrics, the console). */
   observer?: RouterObserver;
   /** Told about every watch run (the bot's metrics). */
@@ -103,7 +105,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   if (endpoint.sandbox) {
     secrets.add(endpoint.token);
-    logger.warn('hosting API: SANDBOX (no real changes)');
+    logger.warn(
+      'hosting API: SANDBOX (no real changes); store: a throwaway one in memory (DATABASE_URL is not used)',
+    );
   }
   const hosting = new HostingClient({
     ...config.hosting,
@@ -140,6 +144,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     replicaId,
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
+    ...(options.broadcast === undefined ? {} : { broadcast: options.broadcast }),
+    // Only bots settle what other processes left behind: their notices and edits reach Discord.
+    settlesOthers: bot,
     // A bot's list becomes the one every face reads; a console adds its own (if any) to the published one.
     approvals: bot
       ? await ApprovalPolicy.publish(store, config.approval.required, new Date())

@@ -6,5 +6,5 @@ export {
   type SandboxDomain,
   type SandboxState,
 } from './sandboxData.js';
-export { isSandbox, isSandboxUrl, SANDBOX_LABEL, SANDBOX_URL } from './sandboxMode.js';
+export { isSandbox, isSandboxUrl, SANDBOX_DATABASE_URL, SANDBOX_LABEL, SANDBOX_URL } from './sandboxMode.js';
 export { SANDBOX_HEADER, type Sandbox, type SandboxOptions, startSandbox } from './startSandbox.js';

@@ -4,6 +4,13 @@
  */
 export const SANDBOX_URL = 'sandbox';
 
+/**
+ * The sandbox's store, whatever DATABASE_URL says: SQLite in this process's memory, gone when it exits.
+ * Made-up DNS sets, watch findings and `done` audit entries never reach a real store, where
+ * `/domain records`, Revert and the watch's gauges would take them for real.
+ */
+export const SANDBOX_DATABASE_URL = 'sqlite::memory:';
+
 /** The marker every answer that came from the sandbox shows. */
 export const SANDBOX_LABEL = 'SANDBOX';
 

@@ -59,6 +59,16 @@ export interface ChangePatch {
   expiresAt?: Date;
   replicaId?: string | null;
   approval?: Record<string, unknown> | null;
+  /**
+   * Moving to `sending`: of the changes with this key, only one may be `sending` at a time; while
+   * another one is, the transition throws TargetBusyError and changes nothing.
+   */
+  serialKey?: string | null;
+  /**
+   * The DNS record set the change sends (a move to `sending`): written in the same transaction, sent at
+   * the transition's `now` and by the change's requester, once more on a resend.
+   */
+  sends?: Pick<DnsSet, 'domain' | 'records'>;
 }
 
 export interface TransitionOptions {
@@ -97,6 +107,16 @@ export interface WatchedDomain {
   transferredAway: boolean | null;
 }
 
+export interface FlaggedDomain {
+  domain: string;
+  notFound: boolean;
+  inactive: boolean;
+  expired: boolean;
+  transferredAway: boolean;
+  /** Failed runs in a row. */
+  failures: number;
+}
+
 export interface WatchAddResult {
   added: string[];
   already: string[];
@@ -119,8 +139,12 @@ export interface OpenForm {
   /** The command's own state for its submit (JSON). */
   state: Record<string, unknown>;
   correlationId: string;
+  /** By the store's clock. */
   expiresAt: Date;
 }
+
+/** A form being opened: it stays open for `openForMs` from now by the store's clock. */
+export type NewForm = Omit<OpenForm, 'expiresAt'> & { openForMs: number };
 
 /** A bot answers Discord; a console session only sends what its one user confirms. */
 export type ReplicaRole = 'bot' | 'console';
@@ -159,19 +183,30 @@ export interface AuditEntry {
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
   Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
 
-/** A DNS record set HostOps sent for a domain, as the change that sent it recorded it. */
-export interface DnsSet {
+/** A DNS record set a change sent (whatever became of it), as written when it was sent. */
+export interface SentDnsSet {
   changeId: string;
   /** ASCII (punycode). */
   domain: string;
   /** Exactly as encoded for the API (encodeDnsRecords). */
   records: string;
-  /** `unknown`: the request left, its answer was not understood. */
-  outcome: 'done' | 'unknown';
   sentById: string;
   sentByName: string;
+  /** When its change moved to `sending`: two sends in flight are ordered as they were sent. */
   sentAt: Date;
   correlationId: string;
+}
+
+/**
+ * The ends of a change whose DNS set may have been applied: the set is remembered, however the change
+ * settled (its sender, a read-back, the orphan sweep, a shutdown).
+ */
+export const REMEMBERED_OUTCOMES = ['done', 'unknown'] as const satisfies readonly ChangeState[];
+
+/** A DNS record set that may be the domain's: its change's outcome is `done` or `unknown`. */
+export interface DnsSet extends SentDnsSet {
+  /** Its change's state. `unknown`: the request left, its answer was not understood. */
+  outcome: (typeof REMEMBERED_OUTCOMES)[number];
 }
 
 /** Every given field must match. */
@@ -230,6 +265,8 @@ export interface Store {
      * One conditional UPDATE … WHERE id = ? AND state IN (from) [AND expires_at > notExpiredAt]; true iff
      * exactly one row changed. This is the exactly-once primitive: of any number of concurrent callers
      * (in this process or another replica), at most one sees true.
+     * With `patch.serialKey`, a move to `sending` throws TargetBusyError while another change of that key
+     * is sending: of concurrent claims of one key, at most one succeeds, whichever the records.
      */
     transition(
       id: string,
@@ -240,6 +277,17 @@ export interface Store {
     ): Promise<boolean>;
     /** Oldest first. */
     listByState(states: readonly ChangeState[], limit?: number): Promise<ChangeRecord[]>;
+    /** Approval requests open, and how many of them run out before `dueBefore` (for the gauges). */
+    countAwaiting(dueBefore: Date): Promise<{ waiting: number; due: number }>;
+    /**
+     * Changes in `states` whose deadline has come (`expiresAt` at or before `now`, by default the store's
+     * clock), soonest deadline first (then by id), `limit` of them after `after` (the last of the page
+     * before): pages that reach every due change, whatever waits with a later deadline.
+     */
+    due(
+      states: readonly ChangeState[],
+      page: { limit: number; after?: Pick<ChangeRecord, 'expiresAt' | 'id'>; now?: Date },
+    ): Promise<ChangeRecord[]>;
     /**
      * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
      * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
@@ -250,15 +298,21 @@ export interface Store {
       now: Date,
     ): Promise<ChangeRecord[]>;
   };
+  /**
+   * The DNS record sets HostOps sent: written with the change's move to `sending` (ChangePatch.sends),
+   * remembered while its state is `done` or `unknown` — so however the change settles, its set is
+   * remembered exactly when its outcome says it may have been applied.
+   */
   readonly dnsSets: {
-    /** Remembers a set HostOps sent (or may have sent: `unknown`); again for the same change updates it. */
-    record(set: DnsSet): Promise<void>;
-    /** The set a change sent. */
+    /** The set a change sent, if it is remembered. */
     get(changeId: string): Promise<DnsSet | undefined>;
-    /** The newest set sent for `domain`, or the newest one sent before `before` (a set of that domain). */
-    latest(domain: string, before?: DnsSet): Promise<DnsSet | undefined>;
-    /** Every set, oldest first (migrate-store). */
-    all(): Promise<DnsSet[]>;
+    /**
+     * The remembered set sent last for `domain`, or the last one sent before `before` (a set of that
+     * domain), by the time each was sent.
+     */
+    latest(domain: string, before?: SentDnsSet): Promise<DnsSet | undefined>;
+    /** Every set sent, remembered or not, oldest first (migrate-store). */
+    all(): Promise<SentDnsSet[]>;
   };
   readonly watch: {
     /**
@@ -278,8 +332,17 @@ export interface Store {
     /** The given domains that are watched, by name. */
     get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;
-    /** Every watched domain whose expiry date is known (`YYYY-MM-DD`): what the expiry gauge exports. */
-    expiries(): Promise<{ domain: string; expiryDate: string }[]>;
+    /**
+     * The watched domains that need attention — not found, inactive, expired, transferred away, or
+     * failing — with their flags: what the flag and failure gauges export (one partial index range).
+     */
+    flagged(): Promise<FlaggedDomain[]>;
+    /**
+     * One page of the watched domains whose expiry date is known (`YYYY-MM-DD`), by name, the first
+     * `limit` after `after` (from the start when undefined): what the expiry gauges export, read a page at
+     * a time so a scrape of a long list never holds the event loop for the whole of it.
+     */
+    expiries(after: string | undefined, limit: number): Promise<{ domain: string; expiryDate: string }[]>;
     /** Watched domains containing `part` (ASCII or Unicode form), by name. */
     search(part: string, limit: number): Promise<string[]>;
     /**
@@ -304,20 +367,26 @@ export interface Store {
      */
     live(since: Date | { withinMs: number }): Promise<ReplicaRecord[]>;
     remove(replicaId: string): Promise<void>;
+    /** The store's clock now: the one time replicas share (their local clocks may disagree). */
+    clock(): Promise<Date>;
   };
   readonly settings: {
     get(key: string): Promise<string | undefined>;
     put(key: string, value: string, now: Date): Promise<void>;
   };
+  /**
+   * Forms are opened, taken and purged by the store's clock alone: the replica that opens one and the
+   * one that receives its submit may disagree about the time.
+   */
   readonly forms: {
-    open(form: OpenForm): Promise<void>;
+    open(form: NewForm): Promise<void>;
     /**
-     * Removes and returns the form if it is this owner's and still open at `now`: of two submits, or
-     * two replicas receiving one, exactly one gets it.
+     * Removes and returns the form if it is this owner's and still open: of two submits, or two
+     * replicas receiving one, exactly one gets it.
      */
-    take(id: string, ownerId: string, now: Date): Promise<OpenForm | undefined>;
-    /** Forgets forms that closed before `now` (never submitted); returns how many. */
-    purgeExpired(now: Date): Promise<number>;
+    take(id: string, ownerId: string): Promise<OpenForm | undefined>;
+    /** Forgets forms that have closed (never submitted); returns how many. */
+    purgeExpired(): Promise<number>;
   };
   readonly audit: {
     /** Returns the new entry's id. */
@@ -366,7 +435,7 @@ export interface ImportRows {
   /** The watch list and the alerts already sent, so none is sent again after the move. */
   watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
   /** The DNS sets sent, so the next prompt still shows what it replaces and Revert still finds them. */
-  dnsSets?: readonly DnsSet[];
+  dnsSets?: readonly SentDnsSet[];
 }
 
 export interface WatchAlertRecord {

@@ -3,3 +3,4 @@ export { type OpenStoreOptions, openStore } from './openStore.js';
 export { LEASE_MS, Presence } from './Presence.js';
 export type * from './Store.js';
 export { redactDatabaseUrl, StoreOpenError } from './StoreOpenError.js';
+export { TargetBusyError } from './TargetBusyError.js';

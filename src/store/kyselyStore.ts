@@ -10,13 +10,15 @@ import {
 } from './auditQueries.js';
 import { batchClaims, type Claim } from './batchClaims.js';
 import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
-import { dnsSetQueries } from './dnsSetQueries.js';
+import { dnsSetQueries, recordSentSet } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
+import { storeClockMs } from './storeClockMs.js';
+import { isUniqueViolation, TargetBusyError } from './TargetBusyError.js';
 import { targetIndexer } from './targetIndexer.js';
 import { watchQueries } from './watchQueries.js';
 
@@ -74,15 +76,43 @@ export function createKyselyStore(
       async transition(id, from, to, patch = {}, options = {}) {
         const states = typeof from === 'string' ? [from] : from;
         if (states.length === 0) return false;
-        let query = db
-          .updateTable('changes')
-          .set({ ...patchColumns(patch), state: to, updated_at: (options.now ?? new Date()).getTime() })
-          .where('id', '=', id)
-          .where('state', 'in', states);
-        if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
-        if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
-        const result = await query.executeTakeFirst();
-        return result.numUpdatedRows === 1n;
+        const now = options.now ?? new Date();
+        const update = (on: Kysely<Database>) => {
+          let query = on
+            .updateTable('changes')
+            .set({ ...patchColumns(patch), state: to, updated_at: now.getTime() })
+            .where('id', '=', id)
+            .where('state', 'in', states);
+          if (options.notExpiredAt) query = query.where('expires_at', '>', options.notExpiredAt.getTime());
+          if (options.heldBy !== undefined) query = query.where('replica_id', '=', options.heldBy);
+          return query;
+        };
+        const { sends } = patch;
+        try {
+          if (!sends) return (await update(db).executeTakeFirst()).numUpdatedRows === 1n;
+          // The set is written with the move that sends it, or not at all: remembered however the send ends.
+          return await db.transaction().execute(async (trx) => {
+            const sent = await update(trx)
+              .returning(['requested_by_id', 'requested_by_name', 'correlation_id'])
+              .executeTakeFirst();
+            if (!sent) return false;
+            await recordSentSet(trx, {
+              changeId: id,
+              ...sends,
+              sentById: sent.requested_by_id,
+              sentByName: sent.requested_by_name,
+              sentAt: now,
+              correlationId: sent.correlation_id,
+            });
+            return true;
+          });
+        } catch (error) {
+          // The only unique index an update of these columns can meet is the one sending slot per key.
+          if (to === 'sending' && patch.serialKey && isUniqueViolation(error)) {
+            throw new TargetBusyError(patch.serialKey);
+          }
+          throw error;
+        }
       },
 
       async listByState(states, limit) {
@@ -95,6 +125,40 @@ export function createKyselyStore(
           .orderBy('id');
         if (limit !== undefined) query = query.limit(limit);
         return (await query.execute()).map(toChange);
+      },
+
+      async due(states, { limit, after, now }) {
+        if (states.length === 0) return [];
+        // In deadline order, so one page after another (keyset, not offset: the sweep moves what it
+        // read out of these states) reaches every due change, however many wait with later deadlines.
+        // Found by the (state, expires_at) index of 0001.
+        let query = db
+          .selectFrom('changes')
+          .selectAll()
+          .where('state', 'in', states)
+          .where('expires_at', '<=', now === undefined ? storeClockMs(engine) : now.getTime())
+          .orderBy('expires_at')
+          .orderBy('id')
+          .limit(limit);
+        if (after !== undefined)
+          query = query.where((eb) =>
+            eb(eb.refTuple('expires_at', 'id'), '>', eb.tuple(after.expiresAt.getTime(), after.id)),
+          );
+        return (await query.execute()).map(toChange);
+      },
+
+      async countAwaiting(dueBefore) {
+        const row = await db
+          .selectFrom('changes')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('waiting'),
+            eb.fn
+              .count<number | string>(eb.case().when('expires_at', '<', dueBefore.getTime()).then(1).end())
+              .as('due'),
+          ])
+          .where('state', '=', 'awaiting_approval')
+          .executeTakeFirstOrThrow();
+        return { waiting: Number(row.waiting), due: Number(row.due) };
       },
 
       async orphanSending(live, result, now) {
@@ -152,9 +216,16 @@ export function createKyselyStore(
       async remove(replicaId) {
         await db.deleteFrom('replicas').where('replica_id', '=', replicaId).execute();
       },
+
+      async clock() {
+        const { rows } = await sql<{ now: number | string }>`select ${storeClockMs(engine)} as now`.execute(
+          db,
+        );
+        return new Date(Number(rows[0]?.now));
+      },
     },
 
-    ...sharedStateQueries(db),
+    ...sharedStateQueries(db, engine),
 
     audit: {
       async insert(entry) {
@@ -308,6 +379,7 @@ function patchColumns(patch: ChangePatch) {
     ...(patch.expiresAt !== undefined && { expires_at: patch.expiresAt.getTime() }),
     ...(patch.replicaId !== undefined && { replica_id: patch.replicaId }),
     ...(patch.approval !== undefined && { approval: toJsonOrNull(patch.approval) }),
+    ...(patch.serialKey !== undefined && { serial_key: patch.serialKey }),
   };
 }
 
@@ -317,9 +389,3 @@ const claimStatement = (claims: readonly Claim[]) =>
   sql<{ interaction_id: string }>`insert into interaction_claims (interaction_id, replica_id, claimed_at)
     values ${sql.join(claims.map(({ id, replicaId, at }) => sql`(${id}, ${replicaId}, ${at})`))}
     on conflict do nothing returning interaction_id`;
-
-function storeClockMs(engine: Engine) {
-  return engine === 'postgres'
-    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-    : sql<number>`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
-}

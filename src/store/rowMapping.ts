@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { pickLocale } from '../i18n/locales.js';
-import type { AuditEntry, ChangeRecord, DnsSet, NewAuditEntry } from './Store.js';
+import type { AuditEntry, ChangeRecord, NewAuditEntry, SentDnsSet } from './Store.js';
 import type { AuditTable, ChangesTable } from './schema.js';
 
 // Rows as stored and records as the store hands them out, one mapping each way.
@@ -109,12 +109,11 @@ export function auditRow(entry: NewAuditEntry) {
  * local clocks disagree still agree on whose lease ran out.
  */
 
-export function dnsSetRow(set: DnsSet) {
+export function dnsSetRow(set: SentDnsSet) {
   return {
     change_id: set.changeId,
     domain: set.domain,
     records: set.records,
-    outcome: set.outcome,
     sent_by_id: set.sentById,
     sent_by_name: set.sentByName,
     sent_at: set.sentAt.getTime(),

@@ -23,6 +23,8 @@ export interface ChangesTable {
   replica_id: string | null;
   approval: string | null;
   locale: string | null;
+  /** While `sending`, unique: see migration 0016. */
+  serial_key: string | null;
 }
 
 export interface AuditTable {
@@ -106,7 +108,6 @@ export interface DnsSetsTable {
   change_id: string;
   domain: string;
   records: string;
-  outcome: string;
   sent_by_id: string;
   sent_by_name: string;
   sent_at: number;

@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Store } from './Store.js';
-import type { Database } from './schema.js';
+import type { Database, Engine } from './schema.js';
+import { storeClockMs } from './storeClockMs.js';
 
 /** Settings every face reads alike, and the forms any replica may receive the submit of. */
-export function sharedStateQueries(db: Kysely<Database>): Pick<Store, 'settings' | 'forms'> {
+export function sharedStateQueries(db: Kysely<Database>, engine: Engine): Pick<Store, 'settings' | 'forms'> {
+  const now = storeClockMs(engine);
   return {
     settings: {
       async get(key) {
@@ -28,16 +30,16 @@ export function sharedStateQueries(db: Kysely<Database>): Pick<Store, 'settings'
             command: form.command,
             state: JSON.stringify(form.state),
             correlation_id: form.correlationId,
-            expires_at: form.expiresAt.getTime(),
+            expires_at: sql<number>`${now} + ${form.openForMs}`,
           })
           .execute();
       },
-      async take(id, ownerId, now) {
+      async take(id, ownerId) {
         const row = await db
           .deleteFrom('forms')
           .where('id', '=', id)
           .where('owner_id', '=', ownerId)
-          .where('expires_at', '>', now.getTime())
+          .where('expires_at', '>', now)
           .returningAll()
           .executeTakeFirst();
         return (
@@ -51,11 +53,8 @@ export function sharedStateQueries(db: Kysely<Database>): Pick<Store, 'settings'
           }
         );
       },
-      async purgeExpired(now) {
-        const result = await db
-          .deleteFrom('forms')
-          .where('expires_at', '<=', now.getTime())
-          .executeTakeFirst();
+      async purgeExpired() {
+        const result = await db.deleteFrom('forms').where('expires_at', '<=', now).executeTakeFirst();
         return Number(result.numDeletedRows);
       },
     },

@@ -4,6 +4,10 @@ import { escapeLike } from './recentTargetsQuery.js';
 import type { Store, WatchedDomain } from './Store.js';
 import type { Database, Engine, WatchedDomainsTable } from './schema.js';
 
+// The predicate of the partial index watched_domains_flagged (migration 0017), word for word: a planner
+// uses a partial index only for a query whose WHERE matches it.
+export const FLAGGED = sql<boolean>`status = 'not_found' or active = 0 or expired = 1 or transferred_away = 1 or failures > 0`;
+
 /** The watch list and the alerts sent for it. */
 export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch'] {
   return {
@@ -110,11 +114,31 @@ export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch
       return countWatched(db);
     },
 
-    async expiries() {
+    async flagged() {
+      const rows = await db
+        .selectFrom('watched_domains')
+        .select(['domain', 'status', 'active', 'expired', 'transferred_away', 'failures'])
+        .where(FLAGGED)
+        .execute();
+      return rows.map((row) => ({
+        domain: row.domain,
+        notFound: row.status === 'not_found',
+        inactive: row.active === 0,
+        expired: row.expired === 1,
+        transferredAway: row.transferred_away === 1,
+        failures: row.failures,
+      }));
+    },
+
+    async expiries(after, limit) {
+      // By the primary key from where the last page ended: every page costs the same, however deep.
       return db
         .selectFrom('watched_domains')
         .select(['domain', 'expiry_date as expiryDate'])
         .where('expiry_date', 'is not', null)
+        .$if(after !== undefined, (qb) => qb.where('domain', '>', after as string))
+        .orderBy('domain')
+        .limit(limit)
         .$narrowType<{ expiryDate: string }>()
         .execute();
     },

@@ -3,11 +3,14 @@ import pLimit from 'p-limit';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
-import { type MessageKey, message, translator } from '../i18n/Translator.js';
+import { type MessageKey, message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
+import { TurnBudget } from '../TurnBudget.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
+import { daysBetween } from './daysBetween.js';
+import { type CalendarData, calendarData, renderCalendar } from './expiryCalendar.js';
 import { renderDigest } from './renderDigest.js';
 
 export interface WatchSettings {
@@ -34,18 +37,41 @@ const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch
   network: 'watch.reason.network',
   outcome_unknown: 'watch.reason.outcome_unknown',
   request_too_large: 'watch.reason.request_too_large',
+  no_connection: 'watch.reason.no_connection',
 };
 
 export interface WatchObserver {
   watchRun(summary: RunSummary): void;
 }
 
+/** Watched domains read per store query when the gauges are scraped: ≈ 0.5 ms of SQLite each. */
+const EXPIRY_PAGE = 500;
+/** Expiry dates remembered with their instant: a list holds a few thousand distinct ones at most. */
+const REMEMBERED_DATES = 50_000;
+
 /** What the watch gauges export, read from the store when they are scraped. */
 export interface WatchGauges {
   count(): Promise<number>;
-  /** Days left of every watched domain whose expiry is known, counted from today. */
-  expiryDays(): Promise<{ domain: string; daysLeft: number }[]>;
+  /** Every watched domain whose expiry is known, with the instant it expires (read a page at a time). */
+  expiries(): Promise<WatchExpiries>;
 }
+
+/** Watched domains by name, each with the instant it expires, and the start of today to count days from. */
+export interface WatchExpiries {
+  /** The start of today in the API's zone (ms since the epoch). */
+  today: number;
+  domains: string[];
+  /** The start of each domain's expiry date in the API's zone (ms since the epoch), in `domains`' order. */
+  expiresAt: number[];
+}
+
+/** The last run of the whole list, kept in the store's settings. */
+export interface LastWatchRun {
+  at: string;
+  outcome: RunSummary['outcome'];
+  checked: number;
+}
+const LAST_RUN_KEY = 'watch.last_run';
 
 export interface RunSummary {
   checked: number;
@@ -66,6 +92,8 @@ export interface RunSummary {
 export class DomainWatch implements WatchGauges {
   /** Every lookup of this process, scheduled run or new domains, shares WATCH_CONCURRENCY. */
   readonly #limit: ReturnType<typeof pLimit>;
+  /** Expiry date → its instant: a scrape converts each distinct date once, not each domain every time. */
+  readonly #instants = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -92,19 +120,68 @@ export class DomainWatch implements WatchGauges {
     return this.store.watch.count();
   }
 
-  async expiryDays(): Promise<{ domain: string; daysLeft: number }[]> {
-    const today = this.#today();
-    return (await this.store.watch.expiries()).map(({ domain, expiryDate }) => ({
-      domain,
-      daysLeft: this.daysLeft(expiryDate, today) as number,
-    }));
+  /** When a run of the whole list last finished, wherever it ran: what the staleness alert reads. */
+  async lastRun(): Promise<LastWatchRun | undefined> {
+    const stored = await this.store.settings.get(LAST_RUN_KEY);
+    return stored === undefined ? undefined : (JSON.parse(stored) as LastWatchRun);
   }
 
-  /** Days left of a stored expiry date, counted from `today` (by default the current day in the API's zone). */
-  daysLeft(expiryDate: string | null, today = this.#today()): number | null {
+  async #noteRun(summary: RunSummary, log: Logger): Promise<void> {
+    const run: LastWatchRun = {
+      at: this.now().toISOString(),
+      outcome: summary.outcome,
+      checked: summary.checked,
+    };
+    try {
+      await this.store.settings.put(LAST_RUN_KEY, JSON.stringify(run), this.now());
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the watch run');
+    }
+  }
+
+  /** The expiry calendar of the whole list, as data and as its .ics text, in `t`'s language. */
+  async calendar(t: Translator): Promise<{ data: CalendarData; ics: string }> {
+    const data = calendarData(await this.store.watch.all(), this.settings.leadDays, t);
+    return { data, ics: await renderCalendar(data, t) };
+  }
+
+  async expiries(): Promise<WatchExpiries> {
+    const today = this.#today().toMillis();
+    const domains: string[] = [];
+    const expiresAt: number[] = [];
+    // A page at a time, giving the event loop back between pages and within one: with 100,000 domains a
+    // scrape must not hold up the gateway (Discord wants an acknowledgement within 3 s).
+    const budget = new TurnBudget();
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.watch.expiries(after, EXPIRY_PAGE);
+      for (const { domain, expiryDate } of page) {
+        domains.push(domain);
+        expiresAt.push(this.#expiresAt(expiryDate));
+        if (budget.spent()) await budget.giveBack();
+      }
+      after = page.at(-1)?.domain;
+      if (page.length < EXPIRY_PAGE || after === undefined) break;
+      await budget.giveBack();
+    }
+    return { today, domains, expiresAt };
+  }
+
+  /** Days left of a stored expiry date, counted from the current day in the API's zone. */
+  daysLeft(expiryDate: string | null): number | null {
     if (expiryDate === null) return null;
-    const expiry = DateTime.fromISO(expiryDate, { zone: this.settings.timeZone }).startOf('day');
-    return Math.round(expiry.diff(today, 'days').days);
+    return daysBetween(this.#today().toMillis(), this.#expiresAt(expiryDate));
+  }
+
+  /** The start of a stored expiry date (`YYYY-MM-DD`) in the API's zone, in ms since the epoch. */
+  #expiresAt(expiryDate: string): number {
+    let instant = this.#instants.get(expiryDate);
+    if (instant === undefined) {
+      if (this.#instants.size >= REMEMBERED_DATES) this.#instants.clear();
+      instant = DateTime.fromISO(expiryDate, { zone: this.settings.timeZone }).startOf('day').toMillis();
+      this.#instants.set(expiryDate, instant);
+    }
+    return instant;
   }
 
   #today(): DateTime {
@@ -178,7 +255,10 @@ export class DomainWatch implements WatchGauges {
       outcome,
     } as const;
     // A look at a few new domains says nothing about whether the scheduled watch is running.
-    if (trigger !== 'added') this.observer?.watchRun(summary);
+    if (trigger !== 'added') {
+      this.observer?.watchRun(summary);
+      await this.#noteRun(summary, log);
+    }
     log.info(
       {
         checked: summary.checked,
@@ -200,8 +280,9 @@ export class DomainWatch implements WatchGauges {
 
   async #observe(domain: string): Promise<Observation> {
     try {
-      // The client retries 429 after Retry-After (and 5xx) within its time budget.
-      const info = await this.hosting.getDomainInfo(domain);
+      // The client retries 429 after Retry-After (and 5xx) within its time budget. Every look-up of the
+      // watch takes one share of the connections, beside the commands' (within WATCH_CONCURRENCY).
+      const info = await this.hosting.getDomainInfo(domain, { caller: 'watch' });
       return {
         kind: 'ok',
         expiryDate: info.expiryDate?.toISODate() ?? null,

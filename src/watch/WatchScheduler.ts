@@ -38,6 +38,20 @@ export class WatchScheduler {
     return this.#cron.nextRun();
   }
 
+  /**
+   * The longest wait between two of the next runs, in seconds: for `0 8 * * 1-5` the weekend's, so a
+   * "has not run for twice its schedule" alert does not fire every Monday morning.
+   */
+  longestIntervalSeconds(): number | undefined {
+    const runs = this.#cron.nextRuns(8);
+    let longest: number | undefined;
+    for (let i = 1; i < runs.length; i++) {
+      const gap = ((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 1000;
+      longest = Math.max(longest ?? 0, gap);
+    }
+    return longest;
+  }
+
   /** No new ticks; a run under way is waited for. */
   async stop(): Promise<void> {
     this.#cron.stop();

@@ -13,7 +13,8 @@ export type Counted =
   | 'watch.count.domains'
   | 'watch.count.runs'
   | 'watch.count.alerts'
-  | 'watch.count.messages';
+  | 'watch.count.messages'
+  | 'watch.count.events';
 export const count = (t: Translator, n: number, what: Counted) => t(what, { count: n });
 
 export function shown(domain: string, unicode = domain): string {

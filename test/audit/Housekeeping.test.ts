@@ -49,8 +49,8 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     for (const daysAgo of [0, 10, 399, 401, 1000]) await store.audit.insert(entry(daysAgo));
     // A form nobody submitted (closed modal) and one still open.
     const form = { ownerId: 'u1', command: '/domain dns', state: {}, correlationId: 'f' };
-    await store.forms.open({ ...form, id: `${engine}-stale`, expiresAt: new Date(NOW.getTime() - 1000) });
-    await store.forms.open({ ...form, id: `${engine}-open`, expiresAt: new Date(NOW.getTime() + DAY * 2) });
+    await store.forms.open({ ...form, id: `${engine}-stale`, openForMs: -1000 });
+    await store.forms.open({ ...form, id: `${engine}-open`, openForMs: DAY * 2 });
     const { logger } = captureLogs();
     const a = new Housekeeping(store, 400, 'replica-a', logger);
     const b = new Housekeeping(store, 400, 'replica-b', logger);
@@ -59,7 +59,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     b.stop();
     // One of the two did the day's purge; the other found the day claimed.
     expect([first, second].filter(Boolean)).toEqual([{ audit: 2, claims: 0, forms: 1 }]);
-    expect(await store.forms.take(`${engine}-open`, 'u1', NOW)).toBeDefined();
+    expect(await store.forms.take(`${engine}-open`, 'u1')).toBeDefined();
     const { rows } = await store.audit.query({}, { limit: 10, offset: 0 });
     expect(rows.map((r) => r.target).sort()).toEqual(['d0.example', 'd10.example', 'd399.example']);
     // The next day runs again.

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('console, one-shot', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('[ok] Reverse DNS set');
-    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+    expect(stdout).toContain(`🛠️ console:${osUser} set the reverse DNS`);
   });
 
   it('refuses a change that needs a second person (APPROVAL_REQUIRED), even with --yes: exit 3', async () => {
@@ -242,7 +242,7 @@ describe('console, in German (LANG=de_DE.UTF-8)', { timeout: 60_000 }, () => {
       { ...german, BOT_LOCALE: 'en' },
     );
     expect(code).toBe(0);
-    expect(stdout).toContain(`@console:${osUser} set the reverse DNS`);
+    expect(stdout).toContain(`🛠️ console:${osUser} set the reverse DNS`);
     expect(stdout).toMatch(/\[ok\] .*Reverse-DNS/);
   });
 
@@ -263,9 +263,18 @@ describe('console, in German (LANG=de_DE.UTF-8)', { timeout: 60_000 }, () => {
  * The console at a terminal: `script` gives it a pseudo-terminal (readline's terminal mode, its history
  * file and the up arrow), fed keystroke by keystroke, each after the console has printed its prompt.
  */
-async function atTerminal(keys: string[]): Promise<{ output: string; history: string }> {
+async function atTerminal(
+  keys: string[],
+  /** A history file there before, as an earlier version may have left it. */
+  earlier?: { text: string; mode: number },
+): Promise<{ output: string; echoes: string[]; history: string; mode: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'hostops-tty-'));
   dirs.push(dir);
+  const historyFile = join(dir, '.hostops_console_history');
+  if (earlier) {
+    writeFileSync(historyFile, earlier.text);
+    chmodSync(historyFile, earlier.mode);
+  }
   const command = [process.execPath, ...builtEntryArgs('src/console.ts'), '--as', 'operator']
     .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
     .join(' ');
@@ -289,8 +298,11 @@ async function atTerminal(keys: string[]): Promise<{ output: string; history: st
   });
   const closed = new Promise((resolve) => child.on('close', resolve));
   const prompts = () => output.split('> ').length;
+  /** What the terminal showed after each key: a cursor key's is the line it brought back. */
+  const echoes: string[] = [];
   for (const key of keys) {
     const before = prompts();
+    const from = output.length;
     child.stdin.write(key);
     // A line is answered when a new prompt follows and nothing more arrives for a moment; a cursor key
     // only redraws the line.
@@ -302,6 +314,7 @@ async function atTerminal(keys: string[]): Promise<{ output: string; history: st
       seen = output.length;
       if ((quiet && (!key.endsWith('\r') || prompts() > before)) || Date.now() > deadline) break;
     }
+    echoes.push(output.slice(from));
   }
   // `script` hangs up on the console when its own input ends: `exit` first, and the input open till then.
   await new Promise((r) => setTimeout(r, 500));
@@ -309,19 +322,25 @@ async function atTerminal(keys: string[]): Promise<{ output: string; history: st
   const timer = setTimeout(() => child.kill(), 15_000);
   await closed;
   clearTimeout(timer);
-  const historyFile = join(dir, '.hostops_console_history');
-  return { output, history: existsSync(historyFile) ? readFileSync(historyFile, 'utf8') : '' };
+  const exists = existsSync(historyFile);
+  return {
+    output,
+    echoes,
+    history: exists ? readFileSync(historyFile, 'utf8') : '',
+    mode: exists ? statSync(historyFile).mode & 0o777 : undefined,
+  };
 }
 
 describe('console, at a terminal', { timeout: 60_000 }, () => {
   it('keeps no license key in its history: the file and the up arrow have the masked form, which is refused', async () => {
-    const { output, history } = await atTerminal([
+    const { output, history, mode } = await atTerminal([
       '/panel bind SECRETKEY-1234 203.0.113.7\r',
       'cancel\r',
       '/panel bind "SECRET\\"KEY-98" 203.0.113.7\r',
       'cancel\r',
-      // Up twice: past the cancels (one entry: readline keeps no repeat) and the escaped key (never
-      // kept), to the first command.
+      // Up four times: past the cancels and the escaped key (kept masked too), to the first command.
+      '\u001b[A',
+      '\u001b[A',
       '\u001b[A',
       '\u001b[A',
       '\r',
@@ -331,12 +350,60 @@ describe('console, at a terminal', { timeout: 60_000 }, () => {
     expect(history.split('\n')).toEqual([
       '/panel bind …1234 203.0.113.7',
       'cancel',
+      '/panel bind …Y-98 203.0.113.7',
       'cancel',
       '/panel bind …1234 203.0.113.7',
       'exit',
       '',
     ]);
+    // Created readable by its owner only.
+    expect(mode).toBe(0o600);
     // The line the up arrow brought back is the masked one, and a masked key is not sent.
     expect(output).toContain('`license`: this is the masked form of a key');
+  });
+
+  it('keeps no key of a line that does not parse either, and tightens and cleans an older history file', async () => {
+    const keys = ['LICENCEKEY-1111', 'LIZENZKEY-2222', 'LIZENZKEY-3333', 'POSITIONKEY-4444', 'TYPOKEY-5555'];
+    const up = '\u001b[A';
+    const { output, echoes, history, mode } = await atTerminal(
+      [
+        // Each is refused: an option name that is none, German names in an English terminal, a missing
+        // option, a mistyped command.
+        `/panel bind licence:${keys[0]} 203.0.113.7\r`,
+        `/panel bind lizenz:${keys[1]} ip:203.0.113.7\r`,
+        `/panel binden lizenz:${keys[2]}\r`,
+        `/panel bind ${keys[3]}\r`,
+        `/panle bind ${keys[4]} 203.0.113.7\r`,
+        // The line without its IP, brought back and finished: the key it sends is the masked one.
+        up,
+        up,
+        ' 203.0.113.7\r',
+        // Every line the up arrow reaches, the older file's included.
+        ...Array.from({ length: 8 }, () => up),
+        // Clear the line brought back, so that `exit` is typed alone.
+        '\u0015',
+      ],
+      { text: '/panel bind OLDSECRETKEY-9999 203.0.113.7\n/server logs 42\n', mode: 0o644 },
+    );
+    expect(output).toContain('/panel bind has no option licence');
+    expect(output).toContain('`license`: this is the masked form of a key');
+    expect(mode).toBe(0o600);
+    for (const key of [...keys, 'OLDSECRETKEY-9999']) expect(history).not.toContain(key);
+    expect(history.split('\n')).toEqual([
+      '/panel bind …9999 203.0.113.7',
+      '/server logs 42',
+      '/panel bind licence:…1111 …13.7',
+      '/panel bind lizenz:…2222 ip:203.0.113.7',
+      '/panel binden lizenz:…3333',
+      '/panel bind …4444',
+      '/panle bind …5555 203.0.113.7',
+      '/panel bind …4444 203.0.113.7',
+      'exit',
+      '',
+    ]);
+    const recalled = echoes.slice(8, 16).join('');
+    for (const key of [...keys, 'OLDSECRETKEY-9999']) expect(recalled).not.toContain(key);
+    for (const mask of ['…1111', '…2222', '…3333', '…4444', '…5555', '…9999'])
+      expect(recalled).toContain(mask);
   });
 });

@@ -1,6 +1,6 @@
 // The console has the domain watch (issue 23): /watch add, list and remove work on the store without
 // WATCH_CHANNEL_ID, and /watch check runs the watch and prints its digest on stdout, against the fake API.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
@@ -94,5 +94,36 @@ describe('console, the domain watch', { timeout: 60_000 }, () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('gives the expiry calendar as data (--json) and writes its file (--out), the same entries', async () => {
+    api.respond('domainInfo', () => ({
+      body: { expirydate: '2027-06-30', active: 'true', expired: 'false', transferredAway: 'false' },
+    }));
+    expect((await run('--as', 'operator', '/watch check')).code).toBe(0);
+    const json = await run('--json', '/watch calendar');
+    expect(json.code, json.stderr).toBe(0);
+    const data = JSON.parse(json.stdout) as { events: { uid: string; date: string }[]; withoutDate: number };
+    expect(data.withoutDate).toBe(0);
+    expect(data.events.map((e) => [e.uid, e.date])).toEqual([
+      ['expiry-a.example@hostops', '2027-06-30'],
+      ['expiry-b.example@hostops', '2027-06-30'],
+    ]);
+
+    const out = join(dir, 'expiry.ics');
+    const written = await run('/watch calendar', '--out', out);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stderr).toContain(`Wrote hostops-expiry.ics to ${out}.`);
+    // Named, not printed as well.
+    expect(written.stdout).not.toContain('BEGIN:VCALENDAR');
+    const ics = readFileSync(out, 'utf8');
+    const uids = [...ics.matchAll(/^UID:(.+)$/gm)].map((m) => m[1]?.trim());
+    expect(uids).toEqual(data.events.map((e) => e.uid));
+
+    // An answer with no file writes nothing, and says so.
+    const none = await run('/watch list', '--out', join(dir, 'none.ics'));
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('the answer attaches no file');
+    expect(existsSync(join(dir, 'none.ics'))).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 import { ApplicationCommandOptionType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
-import { CommandLineError, parseCommandLine, tokenize } from '../../src/console/parseCommandLine.js';
+import { CommandLineError } from '../../src/console/CommandLineError.js';
+import { parseCommandLine } from '../../src/console/parseCommandLine.js';
+import { tokenize } from '../../src/console/tokenize.js';
 import { translator } from '../../src/i18n/Translator.js';
 
 const definitions = commands.map((c) => c.definition);

@@ -235,7 +235,7 @@ describe('two-person approval', () => {
     expect(JSON.stringify(waiting)).not.toContain('SECRETLICENSE');
     expect(waiting?.parameters.license).toMatchObject({
       mask: '…9876',
-      sealed: expect.stringMatching(/^v1\./),
+      sealed: expect.stringMatching(/^v2\./),
     });
     expect(databaseBytes()).not.toContain('SECRETLICENSE');
     click(request, request.approveId, APPROVER);
@@ -252,7 +252,10 @@ describe('two-person approval', () => {
       options: { license: 'ROTATEDLICENSE-1234', ip: '203.0.113.8' },
     });
     // As if the bot had been restarted with a new token while the change waited.
-    const other = new SecretSeal('a token since rotated').seal('ROTATEDLICENSE-1234');
+    const other = new SecretSeal('a token since rotated').seal('ROTATEDLICENSE-1234', {
+      record: request.changeId,
+      field: 'license',
+    });
     const waiting = await store.changes.get(request.changeId);
     await store.changes.transition(request.changeId, 'awaiting_approval', 'awaiting_approval', {
       parameters: { ...waiting?.parameters, license: other },
@@ -265,7 +268,7 @@ describe('two-person approval', () => {
       'the request to say the key cannot be read',
     );
     expect(textOf(t.discord.getMessage(request.message.id) as unknown as Json)).toContain(
-      'can no longer be read (HOSTING_API_TOKEN changed since it was typed). Nothing was sent',
+      'can no longer be read (HOSTING_API_TOKEN changed since it was typed, or it was not sealed for this change by this version of HostOps). Nothing was sent',
     );
     await idle(t);
     expect(t.api.requestsFor('bindPanelLicense')).toHaveLength(0);

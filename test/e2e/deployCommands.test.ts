@@ -70,6 +70,7 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
     remove: { domains: [STRING, true] },
     list: {},
     check: {},
+    calendar: {},
   },
 };
 

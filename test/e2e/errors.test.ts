@@ -17,6 +17,7 @@ import {
   publicAnswer,
   publicBodies,
   rec,
+  settle,
   textOf,
   waitUntil,
 } from '../support/e2eHelpers.js';
@@ -184,6 +185,41 @@ describe('API errors become clear messages', () => {
     const again = press(t, prompt, 'confirm');
     expect(await ephemeralReply(t, again)).toMatch(/no longer open/);
     await idle(t);
+    expect(t.api.requests).toHaveLength(0);
+  });
+
+  it('a Confirm refused by Discord after another replica settled the change: its one outcome stays, told once', async () => {
+    const prompt = await openPrompt(t, {
+      commandName: 'server',
+      subcommand: 'rdns',
+      options: { id: 6, ip: '203.0.113.6', hostname: 'stalled-ack.example.com' },
+    });
+    const id = prompt.confirmId.split(':')[2] ?? '';
+    const store = t.bot.store;
+    t.discord.setRestDelay(400);
+    t.discord.failNextCallback(404, { code: 10062, message: 'Unknown interaction' });
+    try {
+      const click = press(t, prompt, 'confirm');
+      for (let n = 0; (await store.changes.get(id))?.state !== 'sending'; n++) {
+        if (n > 400) throw new Error('the change was never claimed for sending');
+        await settle(5);
+      }
+      // Meanwhile this replica is taken for gone: another one's sweep records the change `unknown`.
+      const swept = await store.changes.orphanSending(['another-replica'], { reason: 'stopped' }, new Date());
+      expect(swept.map((record) => record.id)).toEqual([id]);
+      await t.nth(click, 0);
+    } finally {
+      t.discord.setRestDelay(0);
+    }
+    await waitUntil(
+      () => t.logs.entries().some((e) => e.msg === 'confirmation could not be acknowledged; change not sent'),
+      'the log line',
+    );
+    await idle(t);
+    expect((await store.changes.get(id))?.state).toBe('unknown');
+    // Its end is the sweep's to record: no `failed` audit row contradicts it.
+    const { rows } = await store.audit.query({}, { limit: 100, offset: 0 });
+    expect(rows.filter((row) => row.changeId === id)).toEqual([]);
     expect(t.api.requests).toHaveLength(0);
   });
 

@@ -3,7 +3,8 @@
 // through the fake Discord, each on a real SQLite file that the test reads back through its own store.
 // (A prompt left to run out on its own timer is in timing.test.ts, with the other tests that wait.)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ChangeRecord, type ChangeState, openStore, type Store } from '../../src/store/index.js';
+import { type ChangeRecord, openStore, type Store } from '../../src/store/index.js';
+import { ALL_STATES } from '../support/changeStates.js';
 import {
   arr,
   CallbackType,
@@ -32,19 +33,6 @@ import {
   tempDatabaseUrl,
 } from '../support/startTestBot.js';
 
-// Every state, checked by the compiler: a record in a state missing here would escape the secret checks.
-const EVERY_STATE = {
-  pending: true,
-  sending: true,
-  done: true,
-  failed: true,
-  unknown: true,
-  cancelled: true,
-  expired: true,
-  awaiting_approval: true,
-  rejected: true,
-} as const satisfies Record<ChangeState, true>;
-const ALL_STATES = Object.keys(EVERY_STATE) as ChangeState[];
 const AUDIT_CHANNEL = '500000000000000042';
 const OTHER_GUILD = '990000000000000001';
 const OTHER_GUILD_TEXT = 'HostOps serves only the server it was set up for.';
@@ -595,24 +583,66 @@ describe('a prompt outlives a restart', () => {
   });
 });
 
-describe('/server rdns whose connection breaks after sending', () => {
-  it('is unknown with Send again, never "failed": every attempt may have been applied', async () => {
+describe('/server rdns none of whose attempts succeeded, one of which may have reached the provider', () => {
+  const again = { headers: { 'retry-after': '0' }, body: {} };
+  it.each([
+    [
+      'lost its connection once sent, on every attempt',
+      [{ destroy: true }, { destroy: true }, { destroy: true }],
+      'connection lost before the provider answered',
+    ],
+    [
+      'lost its connection once sent, then 503 on every retry',
+      [{ destroy: true }, { status: 503, ...again }, { status: 503, ...again }],
+      'connection lost before the provider answered',
+    ],
+    [
+      'lost its connection once sent, then 429 on every retry',
+      [{ destroy: true }, { status: 429, ...again }, { status: 429, ...again }],
+      'connection lost before the provider answered',
+    ],
+    [
+      'got a gateway 502 on every attempt',
+      [
+        { status: 502, ...again },
+        { status: 502, ...again },
+        { status: 502, ...again },
+      ],
+      'provider gateway answered 502',
+    ],
+    [
+      'got a gateway 504 on every attempt',
+      [
+        { status: 504, ...again },
+        { status: 504, ...again },
+        { status: 504, ...again },
+      ],
+      'provider gateway answered 504',
+    ],
+  ] as const)('%s: unknown with Send again, never "failed"', async (_case, replies, reason) => {
     const t = await startTestBot();
     try {
-      for (let n = 0; n < 3; n++) t.api.enqueue('setReverseDns', { destroy: true });
-      const prompt = await openPrompt(t, rdns('reset.example.com'));
+      t.api.enqueue('setReverseDns', ...replies);
+      const prompt = await openPrompt(t, rdns('gateway.example.com'));
       const click = press(t, prompt, 'confirm');
       const unknown = rec((await t.nth(click, 1)).body);
-      expect(textOf(unknown)).toContain('**Outcome unknown**');
+      expect(textOf(unknown)).toContain(`**Outcome unknown** — ${reason}`);
       expect(textOf(unknown)).toContain('This change is safe to send again.');
-      expect(textOf(unknown)).not.toMatch(/failed/i);
-      buttonId(unknown, 'Send again');
+      expect(textOf(unknown)).not.toMatch(/failed|provider error/i);
+      const againId = buttonId(unknown, 'Send again');
       await idle(t);
       const id = recordIdOf(prompt.confirmId);
       expect((await recordOf(t.bot.store, id)).state).toBe('unknown');
       const { rows } = await t.bot.store.audit.query({}, { limit: 100, offset: 0 });
       expect(rows.filter((row) => row.changeId === id).map((row) => row.outcome)).toEqual(['unknown']);
       expect(t.api.requestsFor('setReverseDns')).toHaveLength(3);
+
+      // Send again: the PUT once more, done this time.
+      const resend = pressButton(t, prompt, againId);
+      expect(textOf(rec((await t.nth(resend, 1)).body))).toContain('Reverse DNS set');
+      await idle(t);
+      expect((await recordOf(t.bot.store, id)).state).toBe('done');
+      expect(t.api.requestsFor('setReverseDns')).toHaveLength(4);
     } finally {
       await t.stop();
     }

@@ -379,6 +379,7 @@ describe('/help', () => {
     ['/watch remove', 'operator'],
     ['/watch list', 'viewer'],
     ['/watch check', 'operator'],
+    ['/watch calendar', 'viewer'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 

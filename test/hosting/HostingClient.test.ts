@@ -567,6 +567,77 @@ describe('retry policy', () => {
     expect(api.requestsFor('setReverseDns')).toHaveLength(3);
   });
 
+  const rdns = () => ({ serverId: 1, ip: '192.0.2.1', hostname: 'h.example.com', validate: true });
+
+  it.each([
+    [503, 'upstream'],
+    [429, 'rate_limited'],
+  ])(
+    'a PUT that lost its connection once sent and then got %i on every retry may have been applied: outcome unknown',
+    async (status) => {
+      api.enqueue('setReverseDns', { destroy: true });
+      api.respond('setReverseDns', () => ({ status, headers: { 'retry-after': '0' }, body: {} }));
+      const error = await failure(client().setReverseDns(rdns()));
+      expect(error.kind).toBe('outcome_unknown');
+      expect(error.message).toBe(
+        'connection lost before the provider answered; the change may or may not have been applied',
+      );
+      // The reason is the attempt that may have arrived, not the retry's status.
+      expect(error.status).toBeUndefined();
+      expect(error.attempts).toBe(3);
+      expect(api.requestsFor('setReverseDns')).toHaveLength(3);
+    },
+  );
+
+  it.each([502, 504])(
+    'a PUT answered %i by a gateway on every attempt may have been applied: outcome unknown',
+    async (status) => {
+      api.respond('setReverseDns', () => ({
+        status,
+        headers: { 'retry-after': '0' },
+        body: '<html>Bad Gateway</html>',
+      }));
+      const error = await failure(client().setReverseDns(rdns()));
+      expect(error.kind).toBe('outcome_unknown');
+      expect(error.status).toBe(status);
+      expect(error.message).toBe(
+        `provider gateway answered ${status}; the change may or may not have been applied`,
+      );
+      expect(error.attempts).toBe(3);
+      expect(api.requestsFor('setReverseDns')).toHaveLength(3);
+    },
+  );
+
+  it('a PUT answered 502 and then 503: the gateway may have passed it on, outcome unknown', async () => {
+    api.enqueue('setReverseDns', { status: 502, headers: { 'retry-after': '0' }, body: {} });
+    api.respond('setReverseDns', () => ({ status: 503, headers: { 'retry-after': '0' }, body: {} }));
+    const error = await failure(client().setReverseDns(rdns()));
+    expect(error.kind).toBe('outcome_unknown');
+    expect(error.status).toBe(502);
+  });
+
+  it('a PUT answered 503 on every attempt never reached the provider: upstream, not unknown', async () => {
+    api.respond('setReverseDns', () => ({ status: 503, headers: { 'retry-after': '0' }, body: {} }));
+    const error = await failure(client().setReverseDns(rdns()));
+    expect(error.kind).toBe('upstream');
+    expect(error.attempts).toBe(3);
+  });
+
+  it('a PUT whose retry is refused as such (404) after a lost connection: the same request was refused, not unknown', async () => {
+    api.enqueue('setReverseDns', { destroy: true }, { status: 404, body: { error: 'no such server' } });
+    const error = await failure(client().setReverseDns(rdns()));
+    expect(error.kind).toBe('not_found');
+    expect(api.requestsFor('setReverseDns')).toHaveLength(2);
+  });
+
+  it('a PUT that times out may have been applied: outcome unknown, with the time it waited', async () => {
+    api.enqueue('setReverseDns', { hang: true });
+    const error = await failure(client({ timeoutMs: 300 }).setReverseDns(rdns()));
+    expect(error.kind).toBe('outcome_unknown');
+    expect(error.timeoutMs).toBe(300);
+    expect(error.message).toBe('no answer within 0.3 s; the change may or may not have been applied');
+  });
+
   it('gives up after maxAttempts on repeated 502', async () => {
     api.respond('serverLog', () => ({ status: 502, body: {} }));
     const error = await failure(client().getServerLog(1));

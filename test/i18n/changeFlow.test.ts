@@ -190,6 +190,7 @@ describe('ChangeFlow in German', () => {
         now,
         liveReplicas: async () => ['replica'],
         messages,
+        settlesOthers: true,
       },
       () => {},
     );

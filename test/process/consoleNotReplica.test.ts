@@ -1,43 +1,29 @@
 // A console session on the bot's PostgreSQL store holds a lease for what it sends, but it answers no
 // Discord interaction: a lone bot that is stopping must not leave new interactions to it (they would go
 // unanswered), and must tell the user to come back instead.
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
-import { builtEntryArgs } from '../support/built.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startConsoleProcess } from '../support/consoleProcess.js';
+import { postgresProcessSetup } from '../support/postgresProcessSetup.js';
 import {
   callbackType,
-  type Fakes,
   isEphemeral,
-  killSpawned,
   logged,
   messageOf,
   nth,
   PROCESS_ROLES,
   spawnBot,
-  startFakes,
   textOf,
   until,
 } from '../support/spawnBot.js';
-import { createDatabase } from '../support/startPostgres.js';
 
-let fakes: Fakes;
-let store: Store;
-let databaseUrl = '';
-
-beforeAll(async () => {
-  fakes = await startFakes();
-  databaseUrl = await createDatabase(inject('postgresUrl'), 'console_not_replica');
-  store = await openStore(databaseUrl);
-}, 30_000);
-afterAll(async () => {
-  await killSpawned();
-  await store?.close();
-  await fakes?.stop();
-});
+const setup = postgresProcessSetup('console_not_replica');
 
 describe('a console session beside one bot (PostgreSQL)', () => {
   it('is alive in the store as a console, and a draining bot still answers new commands itself', async () => {
+    const { fakes, store, databaseUrl } = setup;
     const { discord, api } = fakes;
     const bot = await spawnBot({
       discord,
@@ -46,18 +32,9 @@ describe('a console session beside one bot (PostgreSQL)', () => {
     });
     await bot.waitForLog(logged('gateway ready'), 20_000);
 
-    const console = spawn(process.execPath, [...builtEntryArgs('src/console.ts'), '--as', 'viewer'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: '/nonexistent',
-        LANG: 'C',
-        NO_COLOR: '1',
-        HOSTING_API_URL: api.url,
-        HOSTING_API_TOKEN: api.token,
-        DATABASE_URL: databaseUrl,
-      },
-      // Interactive and idle: its input stays open until the test ends.
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const console = startConsoleProcess(['--as', 'viewer'], {
+      cwd: mkdtempSync(join(tmpdir(), 'hostops-console-not-replica-')),
+      env: { HOSTING_API_URL: api.url, HOSTING_API_TOKEN: api.token, DATABASE_URL: databaseUrl },
     });
     try {
       const roles = await until(
@@ -97,7 +74,7 @@ describe('a console session beside one bot (PostgreSQL)', () => {
       await nth(discord, slow, 1, 10_000);
       expect((await bot.exitWithin(20_000)).code).toBe(0);
     } finally {
-      console.kill('SIGTERM');
+      console.child.kill('SIGTERM');
     }
   }, 60_000);
 });

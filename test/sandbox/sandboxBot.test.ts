@@ -1,26 +1,40 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmAndWait, deferredAnswer, embedsOf, fieldValue, openPrompt } from '../support/e2eHelpers.js';
-import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+import {
+  confirmAndWait,
+  deferredAnswer,
+  embedsOf,
+  fieldValue,
+  idle,
+  openPrompt,
+} from '../support/e2eHelpers.js';
+import { ROLES, startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
 
 // The bot's clock is pinned to 2026-11-22T10:00:00Z; the sandbox it starts runs on the same clock.
 const unix = (iso: string) => Date.parse(iso) / 1000;
 const discordDate = (isoDate: string) => `<t:${unix(`${isoDate}T12:00:00Z`)}:D>`;
 
 let t: TestBot;
+// What the team's .env names: on the sandbox it is not used.
+const databaseUrl = tempDatabaseUrl();
 beforeAll(async () => {
   // A Discord token but no API credentials: HOSTING_API_TOKEN blank is unset.
-  t = await startTestBot({ HOSTING_API_URL: 'sandbox', HOSTING_API_TOKEN: '' });
+  t = await startTestBot({ HOSTING_API_URL: 'sandbox', HOSTING_API_TOKEN: '', DATABASE_URL: databaseUrl });
 });
 afterAll(async () => {
   await t?.stop();
 });
 
 describe('the bot on HOSTING_API_URL=sandbox', () => {
-  it('says once, as a warning, that the hosting API is the sandbox', () => {
+  it('says once, as a warning, that the hosting API is the sandbox and the store a throwaway one', () => {
     expect(t.bot.router).toBeDefined();
     const warnings = t.logs
       .entries()
-      .filter((entry) => entry.msg === 'hosting API: SANDBOX (no real changes)');
+      .filter(
+        (entry) =>
+          entry.msg ===
+          'hosting API: SANDBOX (no real changes); store: a throwaway one in memory (DATABASE_URL is not used)',
+      );
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.level).toBe(40);
   });
@@ -54,6 +68,14 @@ describe('the bot on HOSTING_API_URL=sandbox', () => {
     const done = await confirmAndWait(t, prompt);
     expect(String(done.privateEdit.content)).toContain('**SANDBOX**');
     expect(String(done.publicRecord.content)).toMatch(/^🧪 \*\*SANDBOX\*\*/);
+    expect(String(done.publicRecord.content)).toContain('kept in a throwaway store of its own');
     expect(t.api.requests).toEqual([]);
+  });
+
+  it('keeps its records in a store of its own: the one DATABASE_URL names is never even created', async () => {
+    await idle(t);
+    expect(t.bot.store.engine).toBe('sqlite');
+    expect(await t.bot.store.changes.listByState(['done'])).toHaveLength(1);
+    expect(existsSync(databaseUrl.replace(/^sqlite:/, ''))).toBe(false);
   });
 });

@@ -1,49 +1,23 @@
 // The same behaviour, checked against both engines: a SQLite file and a real PostgreSQL server.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PURGE_BATCH } from '../../src/store/auditQueries.js';
-import { type NewAuditEntry, type NewChange, openStore, type Store } from '../../src/store/index.js';
+import {
+  type NewAuditEntry,
+  type NewChange,
+  openStore,
+  type Store,
+  TargetBusyError,
+} from '../../src/store/index.js';
+import { migrations } from '../../src/store/migrations/index.js';
 import { captureLogs } from '../support/captureLogs.js';
-import { createDatabase } from '../support/startPostgres.js';
-
-const tmp = mkdtempSync(join(tmpdir(), 'hostops-store-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let files = 0;
-const engines = [
-  { engine: 'sqlite', freshUrl: async (label: string) => `sqlite:${join(tmp, `${label}-${++files}.db`)}` },
-  { engine: 'postgres', freshUrl: (label: string) => createDatabase(inject('postgresUrl'), label) },
-] as const;
-
-const T0 = Date.parse('2030-01-01T12:00:00.000Z');
-const at = (offsetMs: number) => new Date(T0 + offsetMs);
-const MINUTE = 60_000;
-
-const newId = () => randomBytes(12).toString('base64url');
-
-function change(overrides: Partial<NewChange> = {}): NewChange {
-  return {
-    id: newId(),
-    operation: 'registerDomain',
-    command: '/domain register',
-    target: 'example.com',
-    parameters: { domain: 'example.com', ns: ['ns1.example.net', 'ns2.example.net'] },
-    preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
-    requestedById: '100000000000000001',
-    requestedByName: 'alice',
-    locale: 'en',
-    guildId: '300000000000000001',
-    channelId: '400000000000000001',
-    state: 'pending',
-    correlationId: 'corr-1',
-    createdAt: at(0),
-    expiresAt: at(2 * MINUTE),
-    ...overrides,
-  };
-}
+import {
+  at,
+  newChange as change,
+  STORE_ENGINES as engines,
+  MINUTE,
+  newId,
+  T0,
+} from '../support/storeEngines.js';
 
 function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
   return {
@@ -99,25 +73,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       await again.close();
     }
     expect(logs.entries().map((entry) => [entry.msg, entry.engine, entry.migrations])).toEqual([
-      [
-        'store opened',
-        engine,
-        [
-          '0001_initial',
-          '0002_replicas_and_approval',
-          '0003_watch',
-          '0004_change_locale',
-          '0005_audit_actor',
-          '0006_dns_sets',
-          '0007_suggestions',
-          '0008_history_indexes',
-          '0009_shared_state',
-          '0010_audit_index_ids',
-          '0011_audit_target_search',
-          '0012_audit_target_exact',
-          '0013_audit_target_batched',
-        ],
-      ],
+      ['store opened', engine, Object.keys(migrations(engine))],
       ['store opened', engine, []],
       ['store opened', engine, []],
     ]);
@@ -126,7 +82,8 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
   it('a database one migration behind is upgraded: the up-to-date check lets the Migrator run', async () => {
     const url = await freshUrl('behind');
     await (await openStore(url)).close();
-    // As if 0013 had not run yet (it only drops a trigger if it exists, so running it again is safe).
+    // As if the newest migration had not run yet (each is written to be safe to run again).
+    const newest = Object.keys(migrations(engine)).at(-1) ?? '';
     const { Kysely, PostgresDialect, SqliteDialect, sql } = await import('kysely');
     const raw = new Kysely<unknown>({
       dialect:
@@ -136,12 +93,12 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
             })
           : new PostgresDialect({ pool: new (await import('pg')).default.Pool({ connectionString: url }) }),
     });
-    await sql`delete from kysely_migration where name = '0013_audit_target_batched'`.execute(raw);
+    await sql`delete from kysely_migration where name = ${newest}`.execute(raw);
     await raw.destroy();
     const logs = captureLogs();
     await (await openStore(url, { logger: logs.logger })).close();
     await (await openStore(url, { logger: logs.logger })).close();
-    expect(logs.entries().map((entry) => entry.migrations)).toEqual([['0013_audit_target_batched'], []]);
+    expect(logs.entries().map((entry) => entry.migrations)).toEqual([[newest], []]);
   });
 
   describe('changes', () => {
@@ -199,6 +156,18 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(Math.abs((live[0]?.heartbeatAt.getTime() ?? 0) - Date.now())).toBeLessThan(5_000);
       await store.replicas.remove('by-clock');
       await store.replicas.remove('skewed');
+    });
+
+    it('replicas: clock reads the clock heartbeats are written by', async () => {
+      const row = { replicaId: 'clock-read', role: 'bot' as const, host: 'h', pid: 1, startedAt: new Date() };
+      const before = await store.replicas.clock();
+      await store.replicas.heartbeat(row);
+      const after = await store.replicas.clock();
+      const written = (await store.replicas.live(before)).find((r) => r.replicaId === 'clock-read');
+      expect(written?.heartbeatAt.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(written?.heartbeatAt.getTime()).toBeLessThanOrEqual(after.getTime());
+      expect(Math.abs(before.getTime() - Date.now())).toBeLessThan(5_000);
+      await store.replicas.remove('clock-read');
     });
 
     it('orphanSending with nobody alive orphans nothing (a caller always counts itself)', async () => {
@@ -302,6 +271,36 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(outcomes.filter(Boolean)).toHaveLength(1);
     });
 
+    it('one change of a serial key is sending at a time: of concurrent claims of different changes, one wins, the others are told it is busy', async () => {
+      const key = 'submitDnsRecords serial.example';
+      const records = Array.from({ length: 10 }, () => change({ target: 'serial.example' }));
+      for (const record of records) await store.changes.insert(record);
+      const claim = (id: string) =>
+        store.changes.transition(id, 'pending', 'sending', { serialKey: key }).then(
+          (moved) => (moved ? 'claimed' : 'closed'),
+          (error: unknown) => (error instanceof TargetBusyError ? 'busy' : Promise.reject(error)),
+        );
+      const outcomes = await Promise.all(records.map((record) => claim(record.id)));
+      expect(outcomes.filter((outcome) => outcome === 'claimed')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(9);
+      const winner = records[outcomes.indexOf('claimed')]?.id ?? '';
+      const loser = records.find((record) => record.id !== winner)?.id ?? '';
+      // Refused changes nothing; another key, or none, is not held up.
+      expect((await store.changes.get(loser))?.state).toBe('pending');
+      const other = change();
+      await store.changes.insert(other);
+      expect(await store.changes.transition(other.id, 'pending', 'sending', { serialKey: 'other' })).toBe(
+        true,
+      );
+      const unkeyed = change();
+      await store.changes.insert(unkeyed);
+      expect(await store.changes.transition(unkeyed.id, 'pending', 'sending')).toBe(true);
+      // Once the winner has left `sending`, the next one may go.
+      expect(await store.changes.transition(winner, 'sending', 'done')).toBe(true);
+      expect(await claim(loser)).toBe('claimed');
+      expect(await claim(winner)).toBe('closed');
+    });
+
     it('refuses a transition once the change has expired', async () => {
       const record = change({ expiresAt: at(2 * MINUTE) });
       await store.changes.insert(record);
@@ -327,6 +326,94 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect(await ids()).toEqual([records[1]?.id, records[3]?.id, records[0]?.id]);
       expect(await ids(2)).toEqual([records[1]?.id, records[3]?.id]);
       expect(await own.changes.listByState([])).toEqual([]);
+    });
+    it('due: every change in the given states whose deadline has come, deadline order, page by page', async () => {
+      const own = await fresh('due');
+      // Letters only, so the id order is the same in JS as in any collation PostgreSQL may have.
+      const named = (id: string, overrides: Partial<NewChange>) => change({ id, ...overrides });
+      const dueOnes = [
+        named('dueb', { state: 'awaiting_approval', expiresAt: at(1) }),
+        // Equal deadlines: a page may end between them, and the next one must go on from its id.
+        named('duee', { expiresAt: at(2) }),
+        named('duec', { expiresAt: at(2) }),
+        named('dued', { state: 'awaiting_approval', expiresAt: at(2) }),
+        named('duea', { expiresAt: at(3) }),
+      ];
+      const others = [
+        named('laterb', { expiresAt: at(11) }),
+        named('latera', { state: 'awaiting_approval', expiresAt: at(7 * 24 * 60 * MINUTE) }),
+        named('sendingz', { state: 'sending', expiresAt: at(0) }),
+        named('expiredz', { state: 'expired', expiresAt: at(0) }),
+      ];
+      // Inserted newest deadline first, so neither insertion nor creation order is the answer.
+      for (const record of [...others, ...dueOnes].reverse()) await own.changes.insert(record);
+      const expected = ['dueb', 'duec', 'dued', 'duee', 'duea'];
+      const states = ['pending', 'awaiting_approval'] as const;
+      for (const limit of [1, 2, 3, 4, 5, 6]) {
+        const read: string[] = [];
+        let after: { expiresAt: Date; id: string } | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await own.changes.due(states, { limit, now: at(10), ...(after && { after }) });
+          read.push(...page.map((record) => record.id));
+          after = page.at(-1);
+          if (page.length < limit) break;
+        }
+        expect(read, `pages of ${limit}`).toEqual(expected);
+      }
+      // A deadline exactly now is due; one a millisecond later is not.
+      expect((await own.changes.due(states, { limit: 10, now: at(11) })).map((r) => r.id)).toContain(
+        'laterb',
+      );
+      expect((await own.changes.due(states, { limit: 10, now: at(10) })).map((r) => r.id)).not.toContain(
+        'laterb',
+      );
+      expect(await own.changes.due([], { limit: 10, now: at(10) })).toEqual([]);
+    });
+
+    describe('by the store clock, whatever this process’s clock says', () => {
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+      /** This process's clock set off by `offsetMs` (Date only: timers and the database's clock run on). */
+      const skewLocalClock = (offsetMs: number) => {
+        const real = Date.now();
+        vi.useFakeTimers({ toFake: ['Date'], now: real + offsetMs });
+      };
+
+      it('due: judged by the store clock unless told the time', async () => {
+        const own = await fresh('due-clock');
+        const overdue = change({ expiresAt: new Date(Date.now() - MINUTE) });
+        const open = change({ expiresAt: new Date(Date.now() + 10 * MINUTE) });
+        for (const record of [overdue, open]) await own.changes.insert(record);
+        skewLocalClock(60 * MINUTE);
+        expect((await own.changes.due(['pending'], { limit: 10 })).map((r) => r.id)).toEqual([overdue.id]);
+        skewLocalClock(-60 * MINUTE);
+        expect((await own.changes.due(['pending'], { limit: 10 })).map((r) => r.id)).toEqual([overdue.id]);
+      });
+
+      it('forms: open for their time by the store clock, whoever opens, takes or purges them', async () => {
+        const own = await fresh('forms-clock');
+        const form = { ownerId: 'u1', command: '/domain dns', state: { n: 1 }, correlationId: 'f' };
+        // Opened where the clock is 10 minutes behind, for 14 minutes.
+        skewLocalClock(-10 * MINUTE);
+        await own.forms.open({ ...form, id: 'open', openForMs: 14 * MINUTE });
+        await own.forms.open({ ...form, id: 'closed', openForMs: -1 });
+        await own.forms.open({ ...form, id: 'other', openForMs: 14 * MINUTE });
+        // Purged and taken where it is 20 minutes ahead: by the store's clock it opened just now.
+        skewLocalClock(20 * MINUTE);
+        expect(await own.forms.purgeExpired()).toBe(1);
+        expect(await own.forms.take('closed', 'u1')).toBeUndefined();
+        expect(await own.forms.take('open', 'someone else')).toBeUndefined();
+        const taken = await own.forms.take('open', 'u1');
+        expect(taken).toMatchObject({ id: 'open', ownerId: 'u1', state: { n: 1 }, correlationId: 'f' });
+        vi.useRealTimers();
+        const leftMs = (taken?.expiresAt.getTime() ?? 0) - Date.now();
+        expect(leftMs).toBeGreaterThan(13 * MINUTE);
+        expect(leftMs).toBeLessThanOrEqual(14 * MINUTE);
+        // Once: a second submit finds it gone.
+        expect(await own.forms.take('open', 'u1')).toBeUndefined();
+        expect(await own.forms.take('other', 'u1')).toBeDefined();
+      });
     });
   });
 
@@ -602,6 +689,28 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
           ),
         );
         expect(outcomes.filter(Boolean)).toHaveLength(1);
+      }
+    });
+
+    it('two stores claiming different changes of one serial key at once: one is sending, the other is busy', async () => {
+      const url = await freshUrl('serial_replicas');
+      const [a, b] = await Promise.all([fresh('', url), fresh('', url)]);
+      for (let round = 0; round < 3; round++) {
+        const key = `submitDnsRecords round-${round}.example`;
+        const records = Array.from({ length: 6 }, () => change());
+        for (const record of records) await a.changes.insert(record);
+        const outcomes = await Promise.all(
+          records.map((record, i) =>
+            (i % 2 === 0 ? a : b).changes
+              .transition(record.id, 'pending', 'sending', { serialKey: key })
+              .then(
+                (moved) => moved,
+                (error: unknown) => (error instanceof TargetBusyError ? 'busy' : Promise.reject(error)),
+              ),
+          ),
+        );
+        expect(outcomes.filter((outcome) => outcome === true)).toHaveLength(1);
+        expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(5);
       }
     });
   });

@@ -1,9 +1,8 @@
 // `npm run migrate-store`'s logic: a SQLite store copied into a real PostgreSQL database, row for row.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { maskSecret } from '../../src/changes/maskSecret.js';
 import { CopyStoreError, copyStore } from '../../src/store/copyStore.js';
 import {
@@ -14,6 +13,7 @@ import {
   type Store,
 } from '../../src/store/index.js';
 import { createDatabase } from '../support/startPostgres.js';
+import { at, newChange as change, MINUTE, newId } from '../support/storeEngines.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hostops-copy-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -34,32 +34,6 @@ const ALL_STATES: ChangeState[] = [
   'expired',
 ];
 
-const T0 = Date.parse('2030-01-01T12:00:00.000Z');
-const at = (offsetMs: number) => new Date(T0 + offsetMs);
-const MINUTE = 60_000;
-const newId = () => randomBytes(12).toString('base64url');
-
-function change(overrides: Partial<NewChange> = {}): NewChange {
-  return {
-    id: newId(),
-    operation: 'registerDomain',
-    command: '/domain register',
-    target: 'example.com',
-    parameters: { domain: 'example.com', ns: ['ns1.example.net', 'ns2.example.net'] },
-    preview: { title: 'Register example.com', fields: [['ns1', 'ns1.example.net']] },
-    requestedById: '100000000000000001',
-    requestedByName: 'alice',
-    locale: 'en',
-    guildId: '300000000000000001',
-    channelId: '400000000000000001',
-    state: 'pending',
-    correlationId: `corr-${newId()}`,
-    createdAt: at(0),
-    expiresAt: at(2 * MINUTE),
-    ...overrides,
-  };
-}
-
 function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
   return {
     at: at(0),
@@ -78,6 +52,24 @@ function auditEntry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
     changeId: null,
     ...overrides,
   };
+}
+
+/**
+ * A replica's heartbeat on the store at `url`: by the store's clock, or `offsetMs` from now by this host's
+ * (a heartbeat from the past, for a process that stopped).
+ */
+async function lastHeartbeat(
+  url: string,
+  replica: { replicaId: string; host: string; pid: number },
+  offsetMs?: number,
+): Promise<void> {
+  const store = await openStore(url);
+  try {
+    const at = offsetMs === undefined ? undefined : new Date(Date.now() + offsetMs);
+    await store.replicas.heartbeat({ ...replica, role: 'bot', startedAt: new Date() }, at);
+  } finally {
+    await store.close();
+  }
 }
 
 /** A change in every state, each the way the journal leaves it; returns their ids. */
@@ -201,19 +193,28 @@ describe('copyStore: SQLite into PostgreSQL', () => {
       at(1000),
     );
     await seeding.watch.claimAlert(seen.domain, 'expiry:2031-01-01:30', at(1000));
-    // Two sets sent for one domain: after the move the next prompt compares with the second, and Revert
-    // of the second goes back to the first.
+    // Two sets sent for one domain, each by its change: after the move the next prompt compares with the
+    // second, and Revert of the second goes back to the first.
     for (const [n, changeId] of ['dns-1', 'dns-2'].entries()) {
-      await seeding.dnsSets.record({
-        changeId,
+      await seeding.changes.insert(
+        change({
+          id: changeId,
+          operation: 'submitDnsRecords',
+          command: '/domain dns',
+          target: 'xn--bcher-kva.example',
+          createdAt: at(1000 + n),
+          expiresAt: at(1000 + n + MINUTE),
+        }),
+      );
+      const sends = {
         domain: 'xn--bcher-kva.example',
         records: JSON.stringify([{ name: '@', ttl: 3600, type: 'A', content: `192.0.2.${n + 1}` }]),
-        outcome: n === 0 ? 'done' : 'unknown',
-        sentById: '100000000000000001',
-        sentByName: 'ops',
-        sentAt: at(2000 + n),
-        correlationId: `cid-dns-${n}`,
-      });
+      };
+      const sentAt = at(2000 + n);
+      expect(
+        await seeding.changes.transition(changeId, 'pending', 'sending', { sends }, { now: sentAt }),
+      ).toBe(true);
+      await seeding.changes.transition(changeId, 'sending', n === 0 ? 'done' : 'unknown');
     }
     await seeding.close();
   });
@@ -222,7 +223,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     const to = await postgresUrl('copy');
     // Small batches: several pages of both tables, the last one short.
     expect(await copyStore({ from, to, batchSize: 3 })).toEqual({
-      changes: 9,
+      changes: 11,
       audit: 7,
       watched: 2,
       alerts: 1,
@@ -244,7 +245,7 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     expect(await target.watch.alerts()).toEqual(await source.watch.alerts());
     expect(await target.dnsSets.all()).toEqual(await source.dnsSets.all());
     const last = await target.dnsSets.latest('xn--bcher-kva.example');
-    expect(last?.changeId).toBe('dns-2');
+    expect(last).toMatchObject({ changeId: 'dns-2', outcome: 'unknown', sentAt: at(2001) });
     expect(last && (await target.dnsSets.latest(last.domain, last))?.changeId).toBe('dns-1');
     expect(await target.watch.claimAlert('new.example', 'expiry:2031-01-01:30', at(5000))).toBe(false);
     const bound = (await target.changes.listByState(['done']))[0];
@@ -307,14 +308,59 @@ describe('copyStore: SQLite into PostgreSQL', () => {
     expect(await target.changes.listByState(ALL_STATES)).toEqual([]);
 
     // Once the lease has run out (a killed process), the copy goes ahead.
-    const later = () => new Date(Date.now() + 16_000);
-    expect(await copyStore({ from: source, to, now: later })).toEqual({
+    await lastHeartbeat(source, { replicaId: 'live-one', host: 'ops-host', pid: 4242 }, -16_000);
+    expect(await copyStore({ from: source, to })).toEqual({
       changes: 1,
       audit: 0,
       watched: 0,
       alerts: 0,
       dnsSets: 0,
     });
+  });
+
+  describe('judges heartbeats by the store clock that stamped them, not by this host’s', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** This host's clock set off by `offsetMs` (Date only: timers and the databases' clocks run on). */
+    const skewLocalClock = (offsetMs: number) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + offsetMs });
+    };
+
+    /** A source holding one change, an empty target, and a heartbeat on the `side` one. */
+    async function storesWithHeartbeat(side: string, label: string, offsetMs?: number) {
+      const source = sqliteUrl();
+      const to = await postgresUrl(label);
+      const seeded = await openStore(source);
+      await seeded.changes.insert(change());
+      await seeded.close();
+      await lastHeartbeat(side === '--from' ? source : to, { replicaId: 'r', host: 'h', pid: 9 }, offsetMs);
+      return { source, to };
+    }
+    const sides = [
+      { engine: 'sqlite', side: '--from' },
+      { engine: 'postgres', side: '--to' },
+    ];
+
+    it.each(sides)('$engine ($side): live while this host’s clock runs a minute ahead', async ({ side }) => {
+      // Stamped by the store's clock, as every replica does.
+      const { source, to } = await storesWithHeartbeat(side, 'skew_ahead');
+      skewLocalClock(MINUTE);
+      await expect(copyStore({ from: source, to })).rejects.toThrow(
+        new RegExp(`^${side}: HostOps is running on this store \\(h, pid 9\\)`),
+      );
+      vi.useRealTimers();
+      expect(await (await open(to)).changes.listByState(ALL_STATES)).toEqual([]);
+    });
+
+    it.each(sides)(
+      '$engine ($side): stopped while this host’s clock runs a minute behind',
+      async ({ side }) => {
+        const { source, to } = await storesWithHeartbeat(side, 'skew_behind', -16_000);
+        skewLocalClock(-MINUTE);
+        expect((await copyStore({ from: source, to })).changes).toBe(1);
+      },
+    );
   });
 
   it('refuses while a HostOps replica is live on the target', async () => {

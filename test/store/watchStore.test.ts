@@ -114,7 +114,40 @@ describe.each(engines)('$engine watch store', ({ engine, freshUrl }) => {
       expect(
         (await store.watch.get(['c.example', 'b.example', 'nope.example'])).map((r) => r.domain),
       ).toEqual(['b.example', 'c.example']);
-      expect(await store.watch.expiries()).toEqual([{ domain: 'b.example', expiryDate: '2031-05-17' }]);
+      expect(await store.watch.expiries(undefined, 10)).toEqual([
+        { domain: 'b.example', expiryDate: '2031-05-17' },
+      ]);
+    });
+
+    it('expiries reads a page at a time, by name from where the last page ended, skipping unknown dates', async () => {
+      const store = await fresh('expiry-pages');
+      const names = ['e.example', 'b.example', 'unchecked.example', 'a.example', 'd.example', 'c.example'];
+      await store.watch.add(
+        names.map((name) => d(name)),
+        USER,
+        at(0),
+      );
+      for (const [n, name] of ['a', 'b', 'c', 'd', 'e'].entries()) {
+        expect(
+          await store.watch.record(await row(store, `${name}.example`), okFindings(`2031-05-1${n}`), at(1)),
+        ).toBe(true);
+      }
+      const pages: { domain: string; expiryDate: string }[][] = [];
+      let after: string | undefined;
+      // Bounded: a store that ignored the page would otherwise be read forever.
+      for (let n = 0; n < 5; n++) {
+        const page = await store.watch.expiries(after, 2);
+        pages.push(page);
+        if (page.length < 2) break;
+        after = page.at(-1)?.domain;
+      }
+      expect(pages.map((page) => page.map((r) => `${r.domain} ${r.expiryDate}`))).toEqual([
+        ['a.example 2031-05-10', 'b.example 2031-05-11'],
+        ['c.example 2031-05-12', 'd.example 2031-05-13'],
+        ['e.example 2031-05-14'],
+      ]);
+      // A page after the last name is empty rather than the first page again.
+      expect(await store.watch.expiries('e.example', 2)).toEqual([]);
     });
   });
 

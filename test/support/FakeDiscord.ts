@@ -54,6 +54,7 @@ import {
   type TextChannel,
   validateMessageBody,
 } from './fakeDiscordPayloads.js';
+import { InteractionSigner, type SignedHeaders } from './interactionSigner.js';
 
 export interface FakeGuildOptions {
   id?: string;
@@ -110,6 +111,21 @@ export interface RecordedRequest {
   message?: { id: string; ephemeral: boolean };
   /** The status the fake answered with (set once the request has been routed). */
   status?: number;
+  /**
+   * `http-response`: not a request to the API but the bot's HTTP response to an interaction delivered over
+   * HTTP, which Discord takes as the interaction's callback (recorded as one, on the callback's path).
+   */
+  via?: 'http-response';
+}
+
+/** How the bot's interactions endpoint answered one delivery. */
+export interface HttpResponse {
+  /** 0: no endpoint could be reached (`text` says why). */
+  status: number;
+  contentType: string;
+  text: string;
+  /** The endpoint that answered (or was tried last). */
+  endpoint: string;
 }
 
 export interface InteractionOptions {
@@ -149,6 +165,8 @@ export interface DispatchedInteraction {
   token: string;
   dispatchedAt: number;
   payload: APIInteraction;
+  /** Delivered over HTTP (see `deliverOverHttp`): how the endpoint answered, once it has. */
+  response?: Promise<HttpResponse>;
 }
 
 export interface ComponentOptions {
@@ -305,6 +323,8 @@ export class FakeDiscord {
   /** The default user interactions come from: a plain member (not owner, no roles) of the first guild. */
   readonly userId: string;
   readonly requests: RecordedRequest[] = [];
+  /** The application's key pair: `signer.publicKey` is what DISCORD_PUBLIC_KEY takes. */
+  readonly signer = new InteractionSigner();
 
   readonly #server: Server;
   readonly #wss: WebSocketServer;
@@ -336,6 +356,14 @@ export class FakeDiscord {
   /** Live sessions besides the latest (#active/#session); only with `sessions: 'all' | 'alternate'`. */
   readonly #otherSessions = new Map<GatewayConnection, GatewaySession>();
   #interactionTurn = 0;
+  /** Interactions Endpoint URLs: when set, interactions are POSTed there (in turn) instead of the gateway. */
+  #endpoints: string[] = [];
+  #endpointTurn = 0;
+  /** What was POSTed for an interaction (body and signature), for replays. */
+  readonly #posted = new Map<string, { body: string; headers: SignedHeaders }>();
+  /** Interaction token → its delivery over HTTP while it is unanswered. */
+  readonly #unanswered = new Map<string, Promise<HttpResponse>>();
+  #gatewayConnections = 0;
   /** Interaction id → ids of the gateway sessions its INTERACTION_CREATE was sent to. */
   readonly #deliveries = new Map<string, string[]>();
   #backlog: { t: string; d: unknown }[] = [];
@@ -434,6 +462,32 @@ export class FakeDiscord {
     const open = (c: GatewayConnection) => c.ws.readyState === WebSocket.OPEN;
     const others = [...this.#otherSessions.keys()].filter(open).length;
     return (this.#active !== undefined && open(this.#active) ? 1 : 0) + others;
+  }
+
+  /** Gateway connections ever opened (WebSocket upgrades), including ones that never identified. */
+  get gatewayConnectionCount(): number {
+    return this.#gatewayConnections;
+  }
+
+  /**
+   * From now on interactions are delivered as Discord delivers them to an Interactions Endpoint URL: a
+   * signed POST, to each endpoint in turn (like a round-robin load balancer, which tries the next one when
+   * a connection is refused); the HTTP response is taken as the interaction's callback. Empty: the gateway again.
+   */
+  deliverOverHttp(endpoints: string[]): void {
+    this.#endpoints = [...endpoints];
+  }
+
+  /**
+   * Sends an interaction already delivered over HTTP again, byte for byte with its signature (a replayed
+   * request), to `endpoint` (by default the one it went to first).
+   */
+  replay(i: Pick<DispatchedInteraction, 'id'>, endpoint?: string): Promise<HttpResponse> {
+    const posted = this.#posted.get(i.id);
+    const state = this.#interactions.get(i.id);
+    if (posted === undefined || state === undefined)
+      throw new Error(`FakeDiscord: ${i.id} was not delivered over HTTP`);
+    return this.#post(state, posted, endpoint === undefined ? this.#endpoints : [endpoint]);
   }
 
   get gatewayConnected(): boolean {
@@ -944,8 +998,81 @@ export class FakeDiscord {
     this.#interactions.set(record.id, record);
     this.#interactionsByToken.set(record.token, record);
     const dispatchedAt = performance.now();
+    if (this.#endpoints.length > 0) {
+      const body = JSON.stringify(payload);
+      const posted = { body, headers: this.signer.headers(body) };
+      this.#posted.set(record.id, posted);
+      const n = this.#endpoints.length;
+      const turn = this.#endpointTurn++ % n;
+      const order = [...this.#endpoints.slice(turn), ...this.#endpoints.slice(0, turn)];
+      return {
+        id: record.id,
+        token: record.token,
+        dispatchedAt,
+        payload,
+        response: this.#post(record, posted, order),
+      };
+    }
     this.#dispatch(GatewayDispatchEvents.InteractionCreate, payload);
     return { id: record.id, token: record.token, dispatchedAt, payload };
+  }
+
+  // ---------------------------------------------------------------- interactions over HTTP
+
+  #post(
+    state: InteractionState,
+    posted: { body: string; headers: SignedHeaders },
+    endpoints: string[],
+  ): Promise<HttpResponse> {
+    state.deliveredAt ??= performance.now();
+    const delivery = (async (): Promise<HttpResponse> => {
+      let last: HttpResponse = { status: 0, contentType: '', text: 'no endpoint', endpoint: '' };
+      for (const endpoint of endpoints) {
+        let response: Response;
+        try {
+          response = await fetch(endpoint, {
+            method: 'POST',
+            headers: posted.headers,
+            body: posted.body,
+            signal: this.#stopController.signal,
+          });
+        } catch (error) {
+          last = { status: 0, contentType: '', text: String((error as Error).cause ?? error), endpoint };
+          // Nothing was sent: a load balancer tries the next upstream.
+          if (/ECONNREFUSED/.test(last.text)) continue;
+          return last;
+        }
+        const raw = Buffer.from(await response.arrayBuffer());
+        const contentType = response.headers.get('content-type') ?? '';
+        if (response.status === 200) await this.#takeInitialResponse(state, raw, contentType);
+        return { status: response.status, contentType, text: raw.toString('utf8'), endpoint };
+      }
+      return last;
+    })();
+    this.#unanswered.set(state.token, delivery);
+    void delivery.finally(() => {
+      if (this.#unanswered.get(state.token) === delivery) this.#unanswered.delete(state.token);
+    });
+    return delivery;
+  }
+
+  /** Discord takes an HTTP response's body as the interaction's callback, with the same rules. */
+  async #takeInitialResponse(state: InteractionState, raw: Buffer, contentType: string): Promise<void> {
+    const parsed = await this.#parseBody(raw, contentType);
+    this.#receive(
+      {
+        method: 'POST',
+        path: `/interactions/${state.id}/${state.token}/callback`,
+        query: new URLSearchParams(),
+        headers: { 'content-type': contentType },
+        body: parsed.body,
+        at: performance.now(),
+        via: 'http-response',
+        ...(parsed.files === undefined ? {} : { files: parsed.files }),
+      },
+      parsed.invalid,
+      undefined,
+    );
   }
 
   // ---------------------------------------------------------------- gateway
@@ -1011,6 +1138,7 @@ export class FakeDiscord {
   }
 
   #onGatewayConnection(ws: WebSocket): void {
+    this.#gatewayConnections += 1;
     const c: GatewayConnection = { ws, identified: false };
     this.#connections.add(c);
     ws.on('message', (data, isBinary) => this.#onGatewayMessage(c, data, isBinary));
@@ -1206,32 +1334,24 @@ export class FakeDiscord {
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = decodePath(url.pathname.replace(/^\/api(\/v\d+)?(?=\/|$)/, '')) || '/';
+    // Discord has taken an HTTP response before anything the bot sends after writing it.
+    const token = /^\/webhooks\/[^/]+\/([^/]+)/.exec(path)?.[1];
+    const unanswered = token === undefined ? undefined : this.#unanswered.get(token);
+    if (unanswered !== undefined) await unanswered.catch(() => undefined);
     const parsed = await this.#parseBody(raw, String(req.headers['content-type'] ?? ''));
-    const record: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path,
-      query: url.searchParams,
-      headers: req.headers,
-      body: parsed.body,
-      at,
-      ...(parsed.files === undefined ? {} : { files: parsed.files }),
-    };
-    this.requests.push(record);
-
-    let result: RestResult;
-    this.#routing = record;
-    try {
-      result = parsed.invalid
-        ? apiError(400, 50109, 'The request body contains invalid JSON.')
-        : this.#route(record, req.headers.authorization);
-    } catch (error) {
-      console.error('FakeDiscord: handler crashed for', record.method, record.path, error);
-      result = apiError(500, 0, '500: Internal Server Error');
-    } finally {
-      this.#routing = undefined;
-    }
-    record.status = result.status;
-    for (const listener of [...this.#requestWaiters]) listener(record);
+    const result = this.#receive(
+      {
+        method: req.method ?? 'GET',
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body: parsed.body,
+        at,
+        ...(parsed.files === undefined ? {} : { files: parsed.files }),
+      },
+      parsed.invalid,
+      req.headers.authorization,
+    );
 
     const delayMs = this.#restDelayMs + (path.startsWith('/interactions/') ? this.#callbackDelayMs : 0);
     if (delayMs > 0) {
@@ -1249,6 +1369,26 @@ export class FakeDiscord {
     }
     res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
     res.end(JSON.stringify(result.body));
+  }
+
+  /** Records a request, routes it, and tells those waiting for it. */
+  #receive(record: RecordedRequest, invalid: boolean, authorization: string | undefined): RestResult {
+    this.requests.push(record);
+    let result: RestResult;
+    this.#routing = record;
+    try {
+      result = invalid
+        ? apiError(400, 50109, 'The request body contains invalid JSON.')
+        : this.#route(record, authorization);
+    } catch (error) {
+      console.error('FakeDiscord: handler crashed for', record.method, record.path, error);
+      result = apiError(500, 0, '500: Internal Server Error');
+    } finally {
+      this.#routing = undefined;
+    }
+    record.status = result.status;
+    for (const listener of [...this.#requestWaiters]) listener(record);
+    return result;
   }
 
   async #parseBody(

@@ -1,5 +1,5 @@
 // The console as a process, from the test build (test/support/built.ts): what `npm run console` runs.
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { builtEntryArgs } from './built.js';
 
 export interface ConsoleRun {
@@ -8,14 +8,25 @@ export interface ConsoleRun {
   stderr: string;
 }
 
+export interface ConsoleOptions {
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A console process still running: its input open, its output as far as it came. */
+export interface StartedConsole {
+  child: ChildProcessWithoutNullStreams;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves once it has exited and its output is read. */
+  exited: Promise<ConsoleRun>;
+}
+
 /**
- * Runs `node dist/src/console.js …args` in `cwd` with exactly `env` (plus PATH, NO_COLOR=1, LANG=C and
- * HOME=cwd unless `env` sets them), `input` on stdin, and resolves once it has exited.
+ * Starts `node dist/src/console.js …args` in `cwd` with exactly `env` (plus PATH, NO_COLOR=1, LANG=C,
+ * USER=tester and HOME=cwd unless `env` sets them). Its input stays open: an interactive session.
  */
-export function runConsoleProcess(
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; input?: string },
-): Promise<ConsoleRun> {
+export function startConsoleProcess(args: readonly string[], options: ConsoleOptions): StartedConsole {
   const child = spawn(process.execPath, [...builtEntryArgs('src/console.ts'), ...args], {
     cwd: options.cwd,
     env: {
@@ -36,9 +47,28 @@ export function runConsoleProcess(
   child.stderr.on('data', (chunk) => {
     stderr += String(chunk);
   });
-  child.stdin.end(options.input ?? '');
-  return new Promise((resolve, reject) => {
+  const exited = new Promise<ConsoleRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    exited,
+  };
+}
+
+/** Runs the console with `input` on stdin (then closed), and resolves once it has exited. */
+export function runConsoleProcess(
+  args: readonly string[],
+  options: ConsoleOptions & { input?: string },
+): Promise<ConsoleRun> {
+  const started = startConsoleProcess(args, options);
+  started.child.stdin.end(options.input ?? '');
+  return started.exited;
 }

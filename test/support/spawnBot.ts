@@ -3,7 +3,6 @@
 // it exits. Every child is killed (SIGKILL) by `killSpawned()`, which test files call in afterEach/afterAll.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,10 +12,14 @@ import {
   type DispatchedInteraction,
   FakeDiscord,
   type FakeDiscordOptions,
+  type HttpResponse,
   type RecordedRequest,
 } from './FakeDiscord.js';
 import { FakeHostingApi } from './FakeHostingApi.js';
+import { freePort } from './freePort.js';
 import { sourceEntryArgs } from './runSource.js';
+
+export { freePort };
 
 /** Role ids of the test guild (snowflake-shaped, as the config schema wants); same as startTestBot's. */
 export const PROCESS_ROLES = {
@@ -71,6 +74,8 @@ export interface SpawnedBot {
   child: ChildProcess;
   /** The port /healthz and /metrics are served on. */
   port: number;
+  /** INTERACTIONS_MODE=http: the Interactions Endpoint URL (POST /interactions); '' in gateway mode. */
+  interactionsUrl: string;
   /** The exact environment the process got (tokens included), for assertions. */
   env: Record<string, string>;
   readonly lines: LogLine[];
@@ -121,19 +126,6 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-/** A port nobody listens on right now (found by binding a throwaway server to port 0). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** The environment a production deployment would set, pointed at the fakes. */
 export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number): Record<string, string> {
   return {
@@ -162,7 +154,20 @@ export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number)
 
 export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
   const port = await freePort();
-  const env = { ...baseEnv(options.discord, options.api, port), ...options.env };
+  // http mode: the endpoint on a port of its own, verified with the fake Discord's application key.
+  const overHttp = options.env?.INTERACTIONS_MODE === 'http';
+  const interactionsPort = overHttp ? await freePort() : 0;
+  const env = {
+    ...baseEnv(options.discord, options.api, port),
+    ...(overHttp
+      ? {
+          INTERACTIONS_PORT: String(interactionsPort),
+          INTERACTIONS_HOST: '127.0.0.1',
+          DISCORD_PUBLIC_KEY: options.discord.signer.publicKey,
+        }
+      : {}),
+    ...options.env,
+  };
   // An empty working directory, so no developer .env is loaded.
   const cwd = mkdtempSync(join(tmpdir(), 'hostops-process-'));
   tempDirs.add(cwd);
@@ -261,6 +266,7 @@ export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
   return {
     child,
     port,
+    interactionsUrl: overHttp ? `http://127.0.0.1:${interactionsPort}/interactions` : '',
     env,
     lines,
     get output() {
@@ -331,6 +337,12 @@ export function nth(
     timeoutMs,
     5,
   );
+}
+
+/** How the endpoint answered an interaction delivered over HTTP (FakeDiscord.deliverOverHttp). */
+export function responseOf(i: DispatchedInteraction): Promise<HttpResponse> {
+  if (!i.response) throw new Error(`interaction ${i.id} was not delivered over HTTP`);
+  return i.response;
 }
 
 function isJson(value: unknown): value is Json {

@@ -6,12 +6,12 @@ import {
   time,
   userMention,
 } from 'discord.js';
-import { translator } from '../../i18n/Translator.js';
+import { type Message, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
 import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import type { AnyChangeSpec } from '../CommandModule.js';
+import type { AnyChangeSpec, PreparedChange } from '../CommandModule.js';
 import type { ChangeFlowState } from './ChangeFlowState.js';
 import type { ChangeSender } from './ChangeSender.js';
 import type { ClickGuard } from './ClickGuard.js';
@@ -19,9 +19,11 @@ import {
   approvalRequest,
   closedMessage,
   decidedMessage,
+  notClaimed,
   presserT,
   previewEmbed,
   rejectModal,
+  requestedLine,
   shownPreview,
 } from './renderChange.js';
 
@@ -100,14 +102,53 @@ export class ApprovalFlow {
     if (!click) return;
     const { record, spec, invocation, t } = click;
     const approver = { id: interaction.user.id, name: interaction.user.username, locale: t.locale };
-    if (!(await this.state.deps.journal.approve(record, spec, approver))) {
-      await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'sending' }, t) }));
+    const claim = await this.state.deps.journal.approve(record, spec, approver);
+    if (claim !== 'claimed') {
+      const sending = { ...record, state: 'sending' as const };
+      const content = notClaimed(claim, sending, 'changes.button.approve', decidedMessage, t);
+      await interaction.reply(ephemeral({ content }));
       return;
     }
     invocation.logger.info({ change: record.id, approver: approver.id }, 'change approved');
     // Its end is the requester's change and the approver's act: the audit row names both.
     const acted = { ...invocation, actedBy: { id: approver.id, name: approver.name } };
-    await this.sender.send(interaction, { ...record, state: 'sending' }, spec, acted, approver);
+    await this.sender.send(interaction, { ...record, state: 'sending' }, spec, acted, { approver });
+  }
+
+  /**
+   * Approved, but what the request showed no longer held (the sender's recheck): that change ended with
+   * nothing sent. The same request message now shows the change made against what holds now, with `why`
+   * above it: a new change, from the same requester, waiting for an approval of its own until the old
+   * request's deadline.
+   */
+  async reoffer(
+    interaction: ButtonInteraction,
+    old: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    { made, why }: { made: PreparedChange<object>; why: Message },
+  ): Promise<void> {
+    const { journal, answers } = this.state.deps;
+    const t = this.state.channelT;
+    const requester = {
+      id: old.requestedById,
+      name: old.requestedByName,
+      guildId: old.guildId,
+      channelId: old.channelId,
+      locale: old.locale,
+    };
+    const record = await journal.open(old.command, spec, made, requester, old.correlationId);
+    const { channelId, messageId } = (old.approval ?? {}) as { channelId?: string; messageId?: string };
+    const approval = { channelId, messageId };
+    const waiting = { ...record, state: 'awaiting_approval' as const, expiresAt: old.expiresAt, approval };
+    const open = await journal.awaitApproval(record, old.expiresAt, approval);
+    const status = open
+      ? `${t.render(why)}\n\n${requestedLine(waiting, spec, t)}`
+      : `${t.render(why)}\n\n${t('changes.approval.expired')}`;
+    await answers.safely(invocation, () =>
+      interaction.editReply(approvalRequest(waiting, spec, t, status, open)),
+    );
+    invocation.logger.info({ change: record.id, replaces: old.id }, 'approval requested anew');
   }
 
   /** Reject: an approver, or the requester withdrawing; the reason comes from a form (optional). */

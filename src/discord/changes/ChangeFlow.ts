@@ -7,13 +7,13 @@ import {
   time,
 } from 'discord.js';
 import { changeData } from '../../changes/changeData.js';
-import { translator } from '../../i18n/Translator.js';
+import { type Message, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { literal } from '../../replies/literal.js';
 import type { MessageBody, PreviewFile } from '../../replies/ReplyBody.js';
 import { approvalNotHere } from '../../replies/UserError.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import type { AnyChangeSpec, PrepareContext, Preparing } from '../CommandModule.js';
+import type { AnyChangeSpec, Preparing } from '../CommandModule.js';
 import type { ChangeButton } from '../customId.js';
 import { withAttachments } from '../withAttachments.js';
 import { ApprovalFlow } from './ApprovalFlow.js';
@@ -21,7 +21,7 @@ import { type ChangeFlowDeps, ChangeFlowState, type Prompted } from './ChangeFlo
 import { ChangeSender } from './ChangeSender.js';
 import { ChangeSweeper } from './ChangeSweeper.js';
 import { ClickGuard } from './ClickGuard.js';
-import { closedMessage, previewEmbed, promptButtons, statusBody } from './renderChange.js';
+import { closedMessage, notClaimed, previewEmbed, promptButtons, statusBody } from './renderChange.js';
 
 /** What a change's button does when pressed: `id` is the change record's. */
 export type ButtonHandler = (interaction: ButtonInteraction, id: string) => Promise<void>;
@@ -48,8 +48,14 @@ export class ChangeFlow {
   constructor(deps: ChangeFlowDeps, track: (task: Promise<void>) => void) {
     this.#state = new ChangeFlowState(deps, track);
     this.#guard = new ClickGuard(this.#state, (record) => this.#sweeper.expire(record.id, record));
-    this.#sender = new ChangeSender(this.#state, this.#guard, (...request) =>
-      this.#approvals.request(...request),
+    this.#sender = new ChangeSender(
+      this.#state,
+      this.#guard,
+      (...request) => this.#approvals.request(...request),
+      (interaction, record, spec, invocation, { made, why }, approver) =>
+        approver
+          ? this.#approvals.reoffer(interaction, record, spec, invocation, { made, why })
+          : this.prompt(interaction, invocation, spec, made, why),
     );
     this.#approvals = new ApprovalFlow(this.#state, this.#guard, this.#sender);
     this.#sweeper = new ChangeSweeper(this.#state, this.#approvals);
@@ -73,13 +79,16 @@ export class ChangeFlow {
 
   /**
    * Stores the change as its command made it and shows the invoker what will be sent, with Confirm and
-   * Cancel. Nothing after this asks the command about the change again until it is sent.
+   * Cancel. Nothing after this asks the command about the change again until it is confirmed (`recheck`).
+   * On an interaction already answered (a Confirm whose change no longer held), the prompt replaces that
+   * answer, `note` above it saying why.
    */
   async prompt(
     interaction: Prompted,
     invocation: Invocation,
     spec: AnyChangeSpec,
     preparing: Preparing<object>,
+    note?: Message,
   ): Promise<void> {
     const state = this.#state;
     const { journal, answers } = state.deps;
@@ -107,11 +116,12 @@ export class ChangeFlow {
     const t = translator(invocation.locale);
     const { preview } = made;
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
+    const description = t('changes.prompt.description', { expires });
     const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
         {
           ...previewEmbed(preview, t, Colour.warning),
-          description: t('changes.prompt.description', { expires }),
+          description: note ? `${t.render(note)}\n\n${description}` : description,
         },
       ],
       components: [promptButtons(record.id, false, t)],
@@ -119,6 +129,8 @@ export class ChangeFlow {
     };
     const shown = withAttachments(state.sandboxed(body, t));
     if (deferred) await interaction.editReply(shown);
+    // Replacing an answer: the files of the prompt it was go with it.
+    else if (interaction.replied) await interaction.editReply({ ...shown, attachments: [] });
     else await answers.acknowledge(invocation, interaction.reply(ephemeral(shown)));
     const delay = record.expiresAt.getTime() - state.deps.now().getTime();
     const timer = setTimeout(() => state.track(this.#sweeper.expire(record.id)), Math.max(0, delay));
@@ -148,11 +160,17 @@ export class ChangeFlow {
     const click = await this.#guard.check(interaction, id, 'send_again');
     if (!click) return;
     const { record, spec, invocation, t } = click;
-    if (!spec.repeatable || !(await this.#state.deps.journal.resend(record))) {
-      await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
+    const claim = spec.repeatable ? await this.#state.deps.journal.resend(record, spec) : 'closed';
+    if (claim !== 'claimed') {
+      const content = notClaimed(claim, record, 'changes.button.send_again', closedMessage, t);
+      await interaction.reply(ephemeral({ content }));
       return;
     }
-    await this.#sender.send(interaction, { ...record, state: 'sending' }, spec, invocation);
+    // The same change once more, after an outcome nobody knows: it may have been applied already, so
+    // what its prompt showed is not checked again.
+    await this.#sender.send(interaction, { ...record, state: 'sending' }, spec, invocation, {
+      recheck: false,
+    });
   }
 
   /** Try again: the same change as a new prompt, after a read-back showed it did not happen. */
@@ -166,7 +184,7 @@ export class ChangeFlow {
         interaction,
         invocation,
         spec,
-        spec.again(record.parameters, this.#prepareContext(invocation)),
+        spec.again(record.parameters, this.#state.prepareContext(invocation)),
       );
     } catch (error) {
       await this.#state.deps.answers.fail(interaction, invocation, error);
@@ -185,7 +203,7 @@ export class ChangeFlow {
     const { answers, now } = this.#state.deps;
     try {
       await this.#refuseWithoutApprover(record.command);
-      const made = await revert(record, { now, ...this.#prepareContext(invocation) });
+      const made = await revert(record, { now, ...this.#state.prepareContext(invocation) });
       if (made === undefined) {
         const nothing = t('changes.revert.nothing', { target: literal(record.target ?? '') });
         await answers.acknowledge(invocation, interaction.reply(ephemeral({ content: nothing })));
@@ -196,12 +214,6 @@ export class ChangeFlow {
     } catch (error) {
       await answers.fail(interaction, invocation, error);
     }
-  }
-
-  /** What a command making a change for `invocation` may use. */
-  #prepareContext(invocation: Invocation): PrepareContext {
-    const { config, store } = this.#state.deps;
-    return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
   }
 
   /**
@@ -227,6 +239,6 @@ export class ChangeFlow {
   }
 
   abandonSending(): Promise<void> {
-    return this.#sweeper.abandonSending();
+    return this.#sender.abandonSending();
   }
 }

@@ -6,10 +6,11 @@ import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../../logger.js';
+import { actorMention } from '../../replies/actorMention.js';
 import type { BotMessages } from '../../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../../store/index.js';
 import type { Answers, Invocation } from '../Answers.js';
-import type { AnyChangeSpec, SendContext } from '../CommandModule.js';
+import type { AnyChangeSpec, PrepareContext, SendContext } from '../CommandModule.js';
 import { newInvocation } from '../newInvocation.js';
 import { withSandboxNotice } from '../render/sandboxNotice.js';
 
@@ -18,7 +19,7 @@ export interface ChangeFlowDeps {
   approvals: ApprovalPolicy;
   /** False where nobody can approve (the console): a change that needs approval is refused. */
   approvalsHere: boolean;
-  /** For what changes keep beyond their records (`remember`, `revert`, `precheck`). */
+  /** For what changes keep beyond their records (`revert`, `precheck`). */
   store: Store;
   /** The change subcommands, by label (`/domain register`). */
   specs: ReadonlyMap<string, AnyChangeSpec>;
@@ -35,6 +36,12 @@ export interface ChangeFlowDeps {
   liveReplicas: () => Promise<readonly string[]>;
   /** Bot messages (not interaction tokens): approval requests stay editable for days. */
   messages: BotMessages;
+  /**
+   * Whether this process settles what others left behind — prompts and approval requests that ran out,
+   * sends whose replica is gone — by sweeping the store: a bot replica, whose notices reach Discord. A
+   * console settles only what it sent itself.
+   */
+  settlesOthers: boolean;
 }
 
 /** An interaction a prompt was shown in: a command, a form's submit, or a button (Try again, Revert). */
@@ -110,8 +117,15 @@ export class ChangeFlowState {
     return newInvocation(this.deps.logger, interaction, label, true);
   }
 
+  /** What a command making (or checking again) a change for `invocation` may use: its language. */
+  prepareContext(invocation: Invocation): PrepareContext {
+    const { config, store } = this.deps;
+    return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
+  }
+
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
-  sendContext(record: ChangeRecord, locale: Locale = record.locale): SendContext {
+  /** `answerBy`: when the interaction that will carry the outcome can no longer be answered (performance.now()). */
+  sendContext(record: ChangeRecord, locale: Locale = record.locale, answerBy?: number): SendContext {
     const { hosting, logger, secrets, generatePassword } = this.deps;
     return {
       hosting,
@@ -119,8 +133,9 @@ export class ChangeFlowState {
       secrets,
       generatePassword,
       correlationId: record.correlationId,
+      call: { correlationId: record.correlationId, ...(answerBy === undefined ? {} : { answerBy }) },
       changeId: record.id,
-      requesterId: record.requestedById,
+      requester: actorMention(record.requestedById, record.requestedByName),
       t: translator(locale),
       channelT: this.channelT,
     };

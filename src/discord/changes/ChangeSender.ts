@@ -8,27 +8,27 @@ import {
 import { masked, type SentState } from '../../changes/ChangeJournal.js';
 import { changeData } from '../../changes/changeData.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
-import { type Translator, translator } from '../../i18n/Translator.js';
+import { type Message, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import type { ReplyBody } from '../../replies/ReplyBody.js';
-import { approvalNotHere } from '../../replies/UserError.js';
+import { approvalNotHere, RefusalError } from '../../replies/UserError.js';
 import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import type { AnyChangeSpec, ChangeOutcome } from '../CommandModule.js';
+import { answerDeadline } from '../answerDeadline.js';
+import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
-import type { Approver, ChangeFlowState } from './ChangeFlowState.js';
+import type { Approver, ChangeFlowState, Sending } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
-import { approvalRequest, closedMessage, statusBody, unknownReason } from './renderChange.js';
+import { approvalRequest, closedMessage, notClaimed, statusBody, unknownReason } from './renderChange.js';
 
-/** A sent change's state from its error: unknown only where the request may have been carried out. */
-function sentState(error: unknown, spec: AnyChangeSpec): SentState {
-  if (!(error instanceof HostingApiError)) return 'failed';
-  if (error.kind === 'outcome_unknown') return 'unknown';
-  // A PUT that timed out may have been applied; being idempotent, it can simply be sent again.
-  if (spec.repeatable && error.kind === 'timeout') return 'unknown';
-  return 'failed';
+/**
+ * A sent change's state from its error: unknown wherever the request may have been carried out (the
+ * client says so of any attempt that may have reached the provider, a PUT's retries included).
+ */
+function sentState(error: unknown): SentState {
+  return error instanceof HostingApiError && error.kind === 'outcome_unknown' ? 'unknown' : 'failed';
 }
 
 /** Confirmed, but a second person must approve (ApprovalFlow): nothing is sent yet. */
@@ -40,6 +40,22 @@ type RequestApproval = (
 ) => Promise<void>;
 
 /**
+ * What a change's recheck found no longer holds: the change made anew against what does, offered where it
+ * was confirmed — a new prompt for the requester, or (approved) an updated approval request.
+ */
+type OfferAnew = (
+  interaction: ButtonInteraction,
+  record: ChangeRecord,
+  spec: AnyChangeSpec,
+  invocation: Invocation,
+  outdated: { made: PreparedChange<object>; why: Message },
+  approver?: Approver,
+) => Promise<void>;
+
+/** The audit detail and journal reason of a change not sent because what it was made against changed. */
+const OUTDATED = 'outdated';
+
+/**
  * Confirm, and what follows it: claims the change, sends it, and settles its outcome — done, failed, or
  * unknown (then read back, or offered to be sent again) — each told where it was confirmed, once.
  */
@@ -48,6 +64,7 @@ export class ChangeSender {
     private readonly state: ChangeFlowState,
     private readonly guard: ClickGuard,
     private readonly requestApproval: RequestApproval,
+    private readonly offerAnew: OfferAnew,
   ) {}
 
   /** The requester's Confirm: sent at once, or — where APPROVAL_REQUIRED lists it — put up for approval. */
@@ -66,8 +83,11 @@ export class ChangeSender {
       await answers.fail(interaction, invocation, error);
       return;
     }
-    if (!(await journal.claim(record, spec))) {
-      await interaction.reply(ephemeral({ content: closedMessage({ ...record, state: 'sending' }, t) }));
+    const claim = await journal.claim(record, spec);
+    if (claim !== 'claimed') {
+      const sending = { ...record, state: 'sending' as const };
+      const content = notClaimed(claim, sending, 'changes.button.confirm', closedMessage, t);
+      await interaction.reply(ephemeral({ content }));
       return;
     }
     this.state.forgetPrompt(record.id);
@@ -76,17 +96,20 @@ export class ChangeSender {
 
   /**
    * Answers where the change was confirmed: in the invoker's prompt, or — approved — on the public
-   * approval request, where the private part (a password, say) goes only to the approver.
+   * approval request, where the private part (a password, say) goes only to the approver. Unless
+   * `recheck` is false (Send again: the same change once more), what the prompt showed is checked again
+   * first (`spec.recheck`).
    */
   async send(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     spec: AnyChangeSpec,
     invocation: Invocation,
-    approver?: Approver,
+    { approver, recheck = true }: { approver?: Approver; recheck?: boolean } = {},
   ): Promise<void> {
     const { state } = this;
     const { journal, answers } = state.deps;
+    const pressedAt = performance.now();
     // Approved, the answers go into the public request; otherwise into the requester's prompt.
     const t = approver ? state.channelT : translator(record.locale);
     const sending = approver
@@ -101,10 +124,13 @@ export class ChangeSender {
       );
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
-      await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false });
-      await answers.finish(invocation, 'failed', 'not acknowledged');
+      // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
+      if (await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false })) {
+        await answers.finish(invocation, 'failed', 'not acknowledged');
+      }
       return;
     }
+    if (recheck && !(await this.#stillHolds(interaction, record, spec, invocation, t, approver))) return;
     invocation.logger.info(
       { change: record.id, operation: record.operation, sent: masked(spec, record.parameters) },
       'change confirmed, sending',
@@ -114,7 +140,9 @@ export class ChangeSender {
     try {
       // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
       const parameters = journal.sendable(record, spec);
-      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale));
+      // The press's own token carries the outcome: a change waits for a connection only while it can.
+      const answerBy = answerDeadline(pressedAt);
+      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale, answerBy));
     } catch (error) {
       await this.#failed(interaction, record, spec, invocation, error, t);
       return;
@@ -126,7 +154,6 @@ export class ChangeSender {
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
-    await this.#remember(record, spec, 'done', invocation);
     // Its data goes with the private part: to whoever confirmed, the requester or the approver.
     answers.data(
       interaction,
@@ -189,7 +216,7 @@ export class ChangeSender {
     const description = describeError(error, record.correlationId, t);
     answers.log(invocation, error, description.unexpected);
     if (!state.sending.delete(record.id)) return;
-    const sent = sentState(error, spec);
+    const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
     const settled = await journal.settle(record, 'sending', sent, {
       error: kind,
@@ -199,7 +226,6 @@ export class ChangeSender {
       await this.#leaseLost(interaction, record, invocation, t, sent);
       return;
     }
-    if (sent === 'unknown') await this.#remember(record, spec, 'unknown', invocation);
     answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
     let status = description.message;
     const components: APIActionRowComponent<APIButtonComponent>[] = [];
@@ -223,33 +249,99 @@ export class ChangeSender {
     }
   }
 
-  /** What a change keeps beyond its record; never fails the change (it was sent). */
-  async #remember(
+  /**
+   * What the prompt (or the approval request) showed, made again now that the change holds its target's
+   * sending slot: true when it still holds. Otherwise nothing is sent and the change ends `failed` with
+   * `sent: false`: offered anew where it was confirmed when what it was made against changed, or with
+   * the refusal (a forward check that no longer confirms) shown there.
+   */
+  async #stillHolds(
+    interaction: ButtonInteraction,
     record: ChangeRecord,
     spec: AnyChangeSpec,
-    outcome: 'done' | 'unknown',
     invocation: Invocation,
-  ): Promise<void> {
-    if (!spec.remember) return;
+    t: Translator,
+    approver: Approver | undefined,
+  ): Promise<boolean> {
+    if (!spec.recheck) return true;
+    const { state } = this;
+    const { journal, answers } = state.deps;
+    let outdated: Awaited<ReturnType<NonNullable<AnyChangeSpec['recheck']>>>;
     try {
-      await spec.remember(record, outcome, { store: this.state.deps.store, now: this.state.deps.now });
+      outdated = await spec.recheck(journal.sendable(record, spec), state.prepareContext(invocation));
     } catch (error) {
-      invocation.logger.error({ err: error, change: record.id }, 'could not remember the sent change');
+      const description = describeError(error, record.correlationId, t);
+      answers.log(invocation, error, description.unexpected);
+      const reason = error instanceof RefusalError ? error.reason : 'internal';
+      if (!(await journal.settle(record, 'sending', 'failed', { reason, sent: false }))) {
+        invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+        return false;
+      }
+      const status = description.message;
+      await answers.safely(invocation, () =>
+        interaction.editReply(
+          approver
+            ? approvalRequest(record, spec, t, status, false)
+            : statusBody(record, t, Colour.danger, status),
+        ),
+      );
+      answers.data(interaction, changeData(record, spec, 'failed', { result: { error: reason } }));
+      await answers.finish(invocation, description.outcome, reason);
+      return false;
     }
+    if (!outdated) return true;
+    if (!(await journal.settle(record, 'sending', 'failed', { reason: OUTDATED, sent: false }))) {
+      invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+      return false;
+    }
+    invocation.logger.info(
+      { change: record.id },
+      'what the change was made against has changed: not sent, offered anew',
+    );
+    await this.offerAnew(interaction, record, spec, invocation, outdated, approver);
+    await answers.finish(invocation, 'refused', OUTDATED);
+    return false;
   }
 
   /**
-   * The provider answered, but this replica no longer held the change's lease: another one found it
-   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record;
-   * the prompt says the same, and what only this replica has (a generated password) still reaches the
-   * one who confirmed, privately.
+   * Shutdown, out of time: a change still waiting for the provider was sent, so its outcome is unknown —
+   * recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
+   * lease meanwhile, the one that already did.
+   */
+  async abandonSending(): Promise<void> {
+    const { state } = this;
+    const abandoned = [...state.sending.values()];
+    state.sending.clear();
+    await Promise.all(abandoned.map((sending) => this.#abandon(sending)));
+  }
+
+  async #abandon({ interaction, record, invocation, t }: Sending): Promise<void> {
+    const { journal, answers } = this.state.deps;
+    if (!(await journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' }))) {
+      await this.#leaseLost(interaction, record, invocation, t, 'no answer before shutdown');
+      return;
+    }
+    const status = t('changes.outcome.shutdown', {
+      reference: t('errors.reference', { id: record.correlationId }),
+    });
+    await answers.safely(invocation, () =>
+      interaction.editReply(statusBody(record, t, Colour.danger, status)),
+    );
+    await answers.finish(invocation, 'unknown', 'shutdown');
+  }
+
+  /**
+   * This replica's settling was refused: it no longer held the change's lease, and another one found it
+   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record,
+   * told by that replica alone; the prompt (which only this one can edit) says the same, and what only
+   * this replica has (a generated password) still reaches the one who confirmed, privately.
    */
   async #leaseLost(
     interaction: ButtonInteraction,
     record: ChangeRecord,
     invocation: Invocation,
     t: Translator,
-    answered: SentState,
+    answered: SentState | 'no answer before shutdown',
     privatePart?: ReplyBody,
   ): Promise<void> {
     const { answers } = this.state.deps;

@@ -1,5 +1,5 @@
-import { userMention } from 'discord.js';
 import { translator } from '../../i18n/Translator.js';
+import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
 import type { ApprovalFlow } from './ApprovalFlow.js';
@@ -11,16 +11,17 @@ import { promptButtons, statusBody } from './renderChange.js';
 const SWEEP_INTERVAL_MS = 10_000;
 
 /**
- * The ends nobody clicks: prompts and approval requests that ran out, changes whose sending replica
- * is gone, and, at shutdown, the calls still waiting for the provider.
+ * The ends nobody clicks: prompts and approval requests that ran out, and changes whose sending replica
+ * is gone. (The calls still waiting for the provider at shutdown are the sender's: ChangeSender.)
  */
 export class ChangeSweeper {
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly state: ChangeFlowState,
     private readonly approvals: ApprovalFlow,
   ) {
+    if (!state.deps.settlesOthers) return;
     this.#timer = setInterval(() => state.track(this.sweep()), SWEEP_INTERVAL_MS);
     this.#timer.unref();
   }
@@ -32,7 +33,7 @@ export class ChangeSweeper {
   async sweep(): Promise<void> {
     const { journal, answers, messages, logger } = this.state.deps;
     try {
-      for (const record of await journal.overdue()) await this.expire(record.id, record);
+      for await (const record of journal.overdue()) await this.expire(record.id, record);
       const live = await this.state.deps.liveReplicas();
       for (const record of await journal.orphans(live)) {
         const invocation = this.state.invocationOf(record);
@@ -48,7 +49,7 @@ export class ChangeSweeper {
         await messages
           .post(record.channelId, {
             content: t('changes.orphan.unknown', {
-              requester: userMention(record.requestedById),
+              requester: actorMention(record.requestedById, record.requestedByName),
               command: record.command,
               target: record.target ?? '',
               reference: t('errors.reference', { id: record.correlationId }),
@@ -102,24 +103,5 @@ export class ChangeSweeper {
     clearInterval(this.#timer);
     for (const { timer } of this.state.prompts.values()) clearTimeout(timer);
     this.state.prompts.clear();
-  }
-
-  /** Out of time: a change still waiting for the provider was sent, so its outcome is unknown. */
-  async abandonSending(): Promise<void> {
-    const { state } = this;
-    const abandoned = [...state.sending.values()];
-    state.sending.clear();
-    await Promise.all(
-      abandoned.map(async ({ interaction, record, invocation, t }) => {
-        await state.deps.journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' });
-        const status = t('changes.outcome.shutdown', {
-          reference: t('errors.reference', { id: record.correlationId }),
-        });
-        await state.deps.answers.safely(invocation, () =>
-          interaction.editReply(statusBody(record, t, Colour.danger, status)),
-        );
-        await state.deps.answers.finish(invocation, 'unknown', 'shutdown');
-      }),
-    );
   }
 }

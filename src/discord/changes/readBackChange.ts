@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ButtonInteraction, ButtonStyle, userMention } from 'discord.js';
+import { type ButtonInteraction, ButtonStyle } from 'discord.js';
 import type { SentState } from '../../changes/ChangeJournal.js';
 import type { Translator } from '../../i18n/Translator.js';
+import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
 import type { Invocation } from '../Answers.js';
@@ -74,7 +75,7 @@ export async function readBackChange(
     await answers.safely(invocation, () =>
       interaction.followUp({
         content: channelT('changes.read_back.took_effect', {
-          requester: userMention(record.requestedById),
+          requester: actorMention(record.requestedById, record.requestedByName),
           title: TITLE_IN_SENTENCE[channelT.locale](shownPreview(record, channelT).title),
           text: readBack.applied(record.parameters, channelT),
         }),

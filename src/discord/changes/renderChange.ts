@@ -10,12 +10,14 @@ import {
   time,
   userMention,
 } from 'discord.js';
+import type { SendClaim } from '../../changes/ChangeJournal.js';
 import { recordedPreview } from '../../changes/recordedPreview.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Locale, pickLocale } from '../../i18n/locales.js';
 import { type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
+import { literal } from '../../replies/literal.js';
 import type { ChangePreview, MessageBody } from '../../replies/ReplyBody.js';
 import { restarting } from '../../replies/UserError.js';
 import type { ChangeRecord } from '../../store/index.js';
@@ -50,7 +52,7 @@ export const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
 /** Why the outcome of a repeatable change is unknown, in the reader's language. */
 export function unknownReason(error: unknown, t: Translator): string {
   if (!(error instanceof HostingApiError)) return error instanceof Error ? error.message : 'no answer';
-  if (error.kind === 'timeout' && error.timeoutMs !== undefined) {
+  if (error.timeoutMs !== undefined) {
     return t('changes.outcome.no_answer', { seconds: seconds(error.timeoutMs) });
   }
   return outcomeUnknownReason(error, t);
@@ -71,6 +73,22 @@ const CLOSED: Record<ChangeRecord['state'], MessageKey> = {
 /** Why a prompt's button no longer does anything. */
 export function closedMessage(record: Pick<ChangeRecord, 'state'>, t: Translator): string {
   return t.render({ key: CLOSED[record.state] });
+}
+
+/**
+ * Why a press that claims its change for sending (Confirm, Approve, Send again, named by `button`) did not:
+ * the change was no longer there to take (in the words of `closed`), or another change of the same target
+ * is being sent right now — then the change stays as it was, and the same button works once that ended.
+ */
+export function notClaimed(
+  claim: Exclude<SendClaim, 'claimed'>,
+  record: ChangeRecord,
+  button: 'changes.button.confirm' | 'changes.button.approve' | 'changes.button.send_again',
+  closed: (record: Pick<ChangeRecord, 'state'>, t: Translator) => string,
+  t: Translator,
+): string {
+  if (claim === 'closed') return closed(record, t);
+  return t('changes.busy', { target: literal(record.target ?? ''), button: t(button) });
 }
 
 /** Why an approval request's button no longer does anything. */
@@ -155,6 +173,16 @@ export function promptButtons(
   );
 }
 
+/** An open approval request's line: who asks, who may approve, until when. */
+export function requestedLine(record: ChangeRecord, spec: AnyChangeSpec, t: Translator): string {
+  return t('changes.approval.requested', {
+    requester: userMention(record.requestedById),
+    name: escapeUserText(record.requestedByName, 40),
+    tier: spec.tier,
+    expires: time(record.expiresAt, TimestampStyles.RelativeTime),
+  });
+}
+
 /**
  * The public approval request (and its later states), in the channel's language `t`: open, it has
  * Approve and Reject; `status` replaces the "who asks, until when" line once something happened.
@@ -166,14 +194,7 @@ export function approvalRequest(
   status?: string,
   open = true,
 ): MessageBody {
-  const description =
-    status ??
-    t('changes.approval.requested', {
-      requester: userMention(record.requestedById),
-      name: escapeUserText(record.requestedByName, 40),
-      tier: spec.tier,
-      expires: time(record.expiresAt, TimestampStyles.RelativeTime),
-    });
+  const description = status ?? requestedLine(record, spec, t);
   const shown = shownPreview(record, t);
   return {
     embeds: [

@@ -15,6 +15,8 @@ export const en = {
   'changes.prompt.cancelled': 'Cancelled — nothing was sent.',
   'changes.prompt.expired': 'Expired — nothing was sent. Run the command again.',
   'changes.prompt.sending': 'Sending…',
+  'changes.busy':
+    'Not sent yet: another change to {target} is being sent right now. Press **{button}** again in a moment: it is then checked against that change first.',
   'changes.not_sent': 'Not sent: {reason}',
   'changes.unknown_change': 'This change is no longer known.',
   'changes.unknown_change.run_again': 'This change is no longer known. Run the command again.',
@@ -35,7 +37,7 @@ export const en = {
   'changes.approval.not_here':
     '`{command}` needs a second person to approve it (APPROVAL_REQUIRED), and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.secret_unreadable':
-    'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed). Nothing was sent: run the command again.',
+    'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed, or it was not sealed for this change by this version of HostOps). Nothing was sent: run the command again.',
   'changes.approval.own_change':
     'You asked for this change: someone else has to approve it. Nothing was sent.',
   'changes.approval.posting': 'Posting the approval request…',
@@ -88,6 +90,8 @@ export const de = translationOf(en)({
   'changes.prompt.cancelled': 'Abgebrochen — es wurde nichts gesendet.',
   'changes.prompt.expired': 'Abgelaufen — es wurde nichts gesendet. Führ den Befehl noch einmal aus.',
   'changes.prompt.sending': 'Wird gesendet…',
+  'changes.busy':
+    'Noch nicht gesendet: Gerade wird eine andere Änderung an {target} gesendet. Drück gleich noch einmal **{button}**: Dann wird sie zuerst mit dieser Änderung abgeglichen.',
   'changes.not_sent': 'Nicht gesendet: {reason}',
   'changes.unknown_change': 'Diese Änderung ist nicht mehr bekannt.',
   'changes.unknown_change.run_again':
@@ -110,7 +114,7 @@ export const de = translationOf(en)({
   'changes.approval.not_here':
     '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED), und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.secret_unreadable':
-    '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
+    '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde, oder es wurde nicht von dieser HostOps-Version für diese Änderung versiegelt). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
   'changes.approval.own_change':
     'Du hast diese Änderung beantragt: Jemand anderes muss sie freigeben. Es wurde nichts gesendet.',
   'changes.approval.posting': 'Die Freigabeanfrage wird gepostet…',

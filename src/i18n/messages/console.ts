@@ -13,12 +13,16 @@ With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 
   --yes       confirm a change without asking (one-shot); without it a change only shows its preview
   --revert DOMAIN  a change back to the DNS set sent before the domain's last one (like Revert in Discord)
   --json      print the answer's data as JSON (what its text is made from)
+  --out FILE  write the file the answer attaches (a calendar, an export) to FILE (one-shot)
   --no-color  plain text (also NO_COLOR=1)
   --verbose   log lines on stderr
 Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
   'console.args.as': '--as takes one of {tiers}',
   'console.args.revert': '--revert takes a domain name',
   'console.args.revert_or_command': '--revert takes no command: it is one',
+  'console.args.out': '--out takes a file name, and a command to run once',
+  'console.out.none': 'Nothing written to {file}: the answer attaches no file.',
+  'console.out.written': 'Wrote {name} to {file}.',
   'console.revert.none':
     'Nothing to revert: no DNS record set was sent for {domain} through HostOps (`/domain records` shows what was).',
   'console.args.unknown_flag': 'unknown flag {flag}\n{usage}',
@@ -28,13 +32,15 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.invalid_command': 'Invalid command: {problem}',
   'console.modal_needs_text': '{title}: give the text as an option, or pipe it on stdin.',
   'console.not_sent': 'Not sent: this is a change. Run it again with --yes to confirm it.',
+  'console.not_sent_outdated':
+    'Not sent: what the change was made against changed before it went out (above, the change as it would be now). Run it again to send it against that.',
   'console.form': 'Form',
   'console.form_example': 'e.g.\n{example}',
   'console.form_prompt': '{title}\n{label}\nOne per line; an empty line submits.',
   'console.form_empty': 'Nothing entered; the form is closed.',
   'console.welcome':
     'HostOps console — acting as {tier} ({user}) on {api}. /help lists the commands; Tab completes; exit quits.',
-  'console.welcome.sandbox': 'the SANDBOX API (made-up data)',
+  'console.welcome.sandbox': 'the SANDBOX API (made-up data, in a throwaway store: DATABASE_URL is not used)',
   'console.help_note':
     'Console: positional values fill required options in order, name:value sets any option, quotes group words. Changes wait for {confirm} or {cancel}.',
   'console.type_button_or_command': 'Type {buttons}, or a command starting with /.',
@@ -84,12 +90,16 @@ Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig
   --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
   --revert DOMAIN  eine Änderung zurück zum DNS-Satz vor dem letzten der Domain (wie Zurücksetzen in Discord)
   --json      die Daten der Antwort als JSON ausgeben (woraus ihr Text gemacht ist)
+  --out DATEI die Datei, die die Antwort anhängt (ein Kalender, ein Export), nach DATEI schreiben (einmalig)
   --no-color  reiner Text (auch NO_COLOR=1)
   --verbose   Logzeilen auf stderr
 Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
   'console.args.as': '--as nimmt eins von {tiers}',
   'console.args.revert': '--revert nimmt einen Domainnamen',
   'console.args.revert_or_command': '--revert nimmt keinen Befehl: es ist einer',
+  'console.args.out': '--out nimmt einen Dateinamen und einen einmal auszuführenden Befehl',
+  'console.out.none': 'Nichts nach {file} geschrieben: die Antwort hängt keine Datei an.',
+  'console.out.written': '{name} nach {file} geschrieben.',
   'console.revert.none':
     'Nichts zurückzusetzen: für {domain} wurde kein DNS-Satz über HostOps gesendet (`/domain records` zeigt, was gesendet wurde).',
   'console.args.unknown_flag': 'unbekannter Schalter {flag}\n{usage}',
@@ -101,13 +111,16 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.modal_needs_text': '{title}: gib den Text als Option an oder leite ihn über stdin ein.',
   'console.not_sent':
     'Nicht gesendet: das ist eine Änderung. Führ sie mit --yes noch einmal aus, um sie zu bestätigen.',
+  'console.not_sent_outdated':
+    'Nicht gesendet: Das, wogegen die Änderung erstellt wurde, hat sich geändert, bevor sie hinausging (oben die Änderung, wie sie jetzt wäre). Führ sie noch einmal aus, um sie dagegen zu senden.',
   'console.form': 'Formular',
   'console.form_example': 'z. B.\n{example}',
   'console.form_prompt': '{title}\n{label}\nEine pro Zeile; eine leere Zeile schickt ab.',
   'console.form_empty': 'Nichts eingegeben; das Formular ist geschlossen.',
   'console.welcome':
     'HostOps-Konsole — du handelst als {tier} ({user}) auf {api}. /help listet die Befehle; Tab ergänzt; exit beendet.',
-  'console.welcome.sandbox': 'der SANDBOX-API (erfundene Daten)',
+  'console.welcome.sandbox':
+    'der SANDBOX-API (erfundene Daten, in einem Wegwerf-Speicher: DATABASE_URL wird nicht verwendet)',
   'console.help_note':
     'Konsole: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach, name:wert setzt eine beliebige Option, Anführungszeichen fassen Wörter zusammen. Änderungen warten auf {confirm} oder {cancel}.',
   'console.type_button_or_command': 'Gib {buttons} oder einen Befehl mit / am Anfang ein.',

@@ -85,6 +85,11 @@ export const en = {
   'domain.dns.diff_in_file': 'Every added, removed and changed record is in the attached {file}.',
   'domain.dns.outcome.done': 'done',
   'domain.dns.outcome.unknown': 'outcome unknown',
+  'domain.dns.outdated':
+    '**Not sent:** {who} sent another set for {domain} {when} ({outcome}) after this change was made. Against that set it would remove {removes} and change {changes}. Below, it is compared with that set.',
+  'domain.dns.outdated.removes_one': '{count} record: {records}',
+  'domain.dns.outdated.removes_other': '{count} records: {records}',
+  'domain.dns.outdated.removes_none': 'no record',
   'domain.dns.revert': 'Revert',
   'domain.records.title': 'DNS records of {domain}',
   'domain.records.sent': '{records}, sent {when} by {who} ({outcome}).',
@@ -177,6 +182,11 @@ export const de = translationOf(en)({
     'Alle neuen, entfernten und geänderten Einträge stehen in der angehängten {file}.',
   'domain.dns.outcome.done': 'erledigt',
   'domain.dns.outcome.unknown': 'Ergebnis unbekannt',
+  'domain.dns.outdated':
+    '**Nicht gesendet:** {who} hat {when} ({outcome}) einen anderen Satz für {domain} gesendet, nachdem diese Änderung erstellt wurde. Gegenüber diesem Satz würde sie {removes} entfernen und {changes} ändern. Unten ist sie mit diesem Satz verglichen.',
+  'domain.dns.outdated.removes_one': '{count} Eintrag ({records})',
+  'domain.dns.outdated.removes_other': '{count} Einträge ({records})',
+  'domain.dns.outdated.removes_none': 'keinen Eintrag',
   'domain.dns.revert': 'Zurücksetzen',
   'domain.records.title': 'DNS-Einträge von {domain}',
   'domain.records.sent': '{records}, gesendet {when} von {who} ({outcome}).',

@@ -29,6 +29,8 @@ export const en = {
   'errors.request_too_large':
     'The request is too large for the provider ({status}); nothing was changed. Send less at once. {reference}',
   'errors.request_too_large.not_sent': 'not sent',
+  'errors.no_connection':
+    "No connection to the provider came free within {seconds} s (HostOps' own limit on requests at once, not the provider's fault); nothing was sent. Try again in a moment. {reference}",
   'errors.outcome_unknown': '**Outcome unknown** — {reason}. Check {check} before trying again. {reference}',
   'errors.outcome_unknown.gateway':
     'provider gateway answered {status}; the change may or may not have been applied',
@@ -51,6 +53,7 @@ export const en = {
   'errors.short.timeout': 'no answer in time',
   'errors.short.network': 'provider unreachable',
   'errors.short.request_too_large': 'request too large',
+  'errors.short.no_connection': 'not sent, no free connection',
   'errors.short.outcome_unknown': 'outcome unknown',
   'errors.short.internal': 'internal error',
 } as const;
@@ -88,6 +91,8 @@ export const de = translationOf(en)({
   'errors.request_too_large':
     'Die Anfrage ist zu groß für den Provider ({status}); es wurde nichts geändert. Schick weniger auf einmal. {reference}',
   'errors.request_too_large.not_sent': 'nicht gesendet',
+  'errors.no_connection':
+    "Innerhalb von {seconds} s wurde keine Verbindung zum Provider frei (HostOps' eigene Grenze für gleichzeitige Anfragen, kein Fehler des Providers); es wurde nichts gesendet. Versuch es gleich noch einmal. {reference}",
   'errors.outcome_unknown':
     '**Ergebnis unbekannt** — {reason}. Prüf es {check}, bevor du es noch einmal versuchst. {reference}',
   'errors.outcome_unknown.gateway':
@@ -111,6 +116,7 @@ export const de = translationOf(en)({
   'errors.short.timeout': 'keine Antwort rechtzeitig',
   'errors.short.network': 'Provider nicht erreichbar',
   'errors.short.request_too_large': 'Anfrage zu groß',
+  'errors.short.no_connection': 'nicht gesendet, keine Verbindung frei',
   'errors.short.outcome_unknown': 'Ergebnis unbekannt',
   'errors.short.internal': 'interner Fehler',
 });

@@ -31,6 +31,8 @@ export const en = {
   'server.rdns.forward.error': '❔ not checked: the resolver failed ({detail})',
   'server.rdns.forward.refused':
     'Not sent: RDNS_FORWARD_CHECK=require needs {hostname} to resolve to {ip} first. Found: {found}. Add the A record, then run the command again.',
+  'server.rdns.forward.refused_now':
+    'Not sent: checked again before sending, {hostname} no longer resolves to {ip}, as RDNS_FORWARD_CHECK=require needs. Found: {found}. Add the A record, then run the command again.',
   'server.suggestion': 'server {id}',
 } as const;
 
@@ -64,5 +66,7 @@ export const de = translationOf(en)({
   'server.rdns.forward.error': '❔ nicht geprüft: der Resolver ist gescheitert ({detail})',
   'server.rdns.forward.refused':
     'Nicht gesendet: RDNS_FORWARD_CHECK=require verlangt, dass {hostname} zuerst auf {ip} auflöst. Gefunden: {found}. Leg den A-Eintrag an und führ den Befehl dann noch einmal aus.',
+  'server.rdns.forward.refused_now':
+    'Nicht gesendet: Vor dem Senden erneut geprüft, löst {hostname} nicht mehr auf {ip} auf, wie RDNS_FORWARD_CHECK=require es verlangt. Gefunden: {found}. Leg den A-Eintrag an und führ den Befehl dann noch einmal aus.',
   'server.suggestion': 'Server {id}',
 });

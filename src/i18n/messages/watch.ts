@@ -110,7 +110,24 @@ export const en = {
   'watch.reason.network': 'network',
   'watch.reason.outcome_unknown': 'outcome unknown',
   'watch.reason.request_too_large': 'request too large',
+  'watch.reason.no_connection': 'no free connection (not sent)',
   'watch.reason.internal': 'internal error',
+
+  'watch.calendar.name': 'HostOps: domain expiry',
+  'watch.calendar.summary': '{domain} expires',
+  'watch.calendar.description': 'The registration of {domain} expires on this day.',
+  'watch.calendar.alarm_today': '{domain} expires today',
+  'watch.calendar.alarm_one': '{domain} expires in {count} day',
+  'watch.calendar.alarm_other': '{domain} expires in {count} days',
+  'watch.calendar.title': 'Expiry calendar',
+  'watch.calendar.summary_line':
+    '{events} in `{file}`: one all-day event on each expiry date, with alarms {leadDays} days before. Import it into a calendar; importing it again updates the events.',
+  'watch.calendar.without_date': '{domains} without a known expiry date are not in it.',
+  'watch.calendar.empty': 'No watched domain has a known expiry date yet: the calendar would be empty.',
+  'watch.calendar.too_large':
+    'The calendar of {domains} is {size} MB, more than Discord takes as a file ({limit} MB). Subscribe to it by URL (`CALENDAR_TOKEN`) or write it with the console: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
+  'watch.count.events_one': '{count} event',
+  'watch.count.events_other': '{count} events',
 } as const;
 
 export const de = translationOf(en)({
@@ -223,5 +240,23 @@ export const de = translationOf(en)({
   'watch.reason.network': 'Netzwerk',
   'watch.reason.outcome_unknown': 'Ergebnis unbekannt',
   'watch.reason.request_too_large': 'Anfrage zu groß',
+  'watch.reason.no_connection': 'keine Verbindung frei (nicht gesendet)',
   'watch.reason.internal': 'interner Fehler',
+
+  'watch.calendar.name': 'HostOps: Ablauf von Domains',
+  'watch.calendar.summary': '{domain} läuft ab',
+  'watch.calendar.description': 'Die Registrierung von {domain} läuft an diesem Tag ab.',
+  'watch.calendar.alarm_today': '{domain} läuft heute ab',
+  'watch.calendar.alarm_one': '{domain} läuft in {count} Tag ab',
+  'watch.calendar.alarm_other': '{domain} läuft in {count} Tagen ab',
+  'watch.calendar.title': 'Ablaufkalender',
+  'watch.calendar.summary_line':
+    '{events} in `{file}`: ein ganztägiger Termin an jedem Ablaufdatum, mit Erinnerungen {leadDays} Tage vorher. In einen Kalender importieren; ein erneuter Import aktualisiert die Termine.',
+  'watch.calendar.without_date': '{domains} ohne bekanntes Ablaufdatum sind nicht enthalten.',
+  'watch.calendar.empty':
+    'Noch keine überwachte Domain hat ein bekanntes Ablaufdatum: der Kalender wäre leer.',
+  'watch.calendar.too_large':
+    'Der Kalender mit {domains} ist {size} MB groß, mehr als Discord als Datei annimmt ({limit} MB). Per URL abonnieren (`CALENDAR_TOKEN`) oder mit der Konsole schreiben: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
+  'watch.count.events_one': '{count} Termin',
+  'watch.count.events_other': '{count} Termine',
 });

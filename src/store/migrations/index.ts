@@ -13,6 +13,9 @@ import * as m0010 from './0010_audit_index_ids.js';
 import * as m0011 from './0011_audit_target_search.js';
 import * as m0012 from './0012_audit_target_exact.js';
 import * as m0013 from './0013_audit_target_batched.js';
+import * as m0015 from './0015_dns_set_outcome_of_change.js';
+import * as m0016 from './0016_change_serial_key.js';
+import * as m0017 from './0017_watch_flagged.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -33,5 +36,8 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0011_audit_target_search': { up: (db) => m0011.up(db, engine) },
     '0012_audit_target_exact': { up: (db) => m0012.up(db, engine) },
     '0013_audit_target_batched': { up: (db) => m0013.up(db, engine) },
+    '0015_dns_set_outcome_of_change': { up: (db) => m0015.up(db) },
+    '0016_change_serial_key': { up: (db) => m0016.up(db) },
+    '0017_watch_flagged': { up: (db) => m0017.up(db) },
   };
 }

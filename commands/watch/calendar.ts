@@ -1,0 +1,48 @@
+import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
+import { message } from '../../src/i18n/Translator.js';
+import { Colour } from '../../src/replies/colours.js';
+import { UserError } from '../../src/replies/UserError.js';
+import { CALENDAR_FILE } from '../../src/watch/expiryCalendar.js';
+import { count } from '../../src/watch/renderWatchLines.js';
+import { watchOf } from './listPage.js';
+
+// /watch calendar: the expiry calendar as an attached .ics file.
+
+/** What Discord takes as one file from a bot in a server without boosts. */
+const DISCORD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** Answered in the channel: `context.t` is BOT_LOCALE's. */
+export async function calendar(context: CommandContext): Promise<ReadAnswer> {
+  const { t } = context;
+  const watch = watchOf(context);
+  const { data, ics } = await watch.calendar(t);
+  if (data.events.length === 0) throw new UserError(message('watch.calendar.empty'));
+  const size = Buffer.byteLength(ics);
+  if (size > DISCORD_FILE_LIMIT_BYTES) {
+    const mb = (bytes: number) => t.number(bytes / 1024 / 1024, { maximumFractionDigits: 1 });
+    throw new UserError(
+      message('watch.calendar.too_large', {
+        domains: t('watch.count.domains', { count: data.events.length }),
+        size: mb(size),
+        limit: mb(DISCORD_FILE_LIMIT_BYTES),
+      }),
+    );
+  }
+  const lines = [
+    t('watch.calendar.summary_line', {
+      events: count(t, data.events.length, 'watch.count.events'),
+      file: CALENDAR_FILE,
+      leadDays: t.list(watch.settings.leadDays.map(String)),
+    }),
+  ];
+  if (data.withoutDate > 0) {
+    lines.push(
+      t('watch.calendar.without_date', { domains: count(t, data.withoutDate, 'watch.count.domains') }),
+    );
+  }
+  return {
+    embeds: [{ title: t('watch.calendar.title'), color: Colour.info, description: lines.join('\n') }],
+    files: [{ name: CALENDAR_FILE, content: ics }],
+    data,
+  };
+}

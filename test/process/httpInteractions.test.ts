@@ -1,0 +1,323 @@
+// INTERACTIONS_MODE=http against the built bot: the fake Discord POSTs every interaction, signed with the
+// application's own Ed25519 key, to the bot's Interactions Endpoint URL and takes the HTTP response as the
+// interaction's first answer; everything after it goes through the fake's REST API, as from Discord.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callbackType,
+  confirmIdOf,
+  type Fakes,
+  isEphemeral,
+  killSpawned,
+  leakedTokens,
+  logged,
+  messageOf,
+  nth,
+  PROCESS_ROLES,
+  responseOf,
+  type SpawnedBot,
+  spawnBot,
+  startFakes,
+  textOf,
+} from '../support/spawnBot.js';
+
+let f: Fakes;
+let bot: SpawnedBot;
+
+beforeAll(async () => {
+  f = await startFakes();
+  bot = await spawnBot({ discord: f.discord, api: f.api, env: { INTERACTIONS_MODE: 'http' } });
+  await bot.waitForLog(logged('interactions endpoint listening'), 15_000);
+  f.discord.deliverOverHttp([bot.interactionsUrl]);
+}, 30_000);
+afterAll(async () => {
+  await killSpawned();
+  await f?.stop();
+});
+
+/** POSTs a body as it is to the endpoint, with the given headers. */
+async function post(
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(bot.interactionsUrl, { method: 'POST', headers, body });
+  return { status: response.status, text: await response.text() };
+}
+
+const PING = JSON.stringify({
+  id: '100000000000000001',
+  application_id: '100000000000000002',
+  type: 1,
+  token: 'p',
+  version: 1,
+});
+
+describe('the endpoint', () => {
+  it('opens no gateway connection and reports its endpoint on /healthz', async () => {
+    const health = await bot.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.json()).toMatchObject({ status: 'ok', endpoint: 'ready' });
+    expect(health.json()).not.toHaveProperty('gateway');
+    expect(f.discord.gatewayConnectionCount).toBe(0);
+    expect(f.discord.identifyCount).toBe(0);
+    expect(f.discord.requests.filter((r) => r.path.startsWith('/gateway'))).toEqual([]);
+  });
+
+  it('answers PING with {"type":1}', async () => {
+    const pong = await post(PING, f.discord.signer.headers(PING));
+    expect(pong).toEqual({ status: 200, text: '{"type":1}' });
+  });
+
+  it('refuses a missing or invalid signature with 401 and does nothing; the next good request is answered', async () => {
+    const read = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'first.example' },
+      roles: [PROCESS_ROLES.viewer],
+    });
+    expect((await responseOf(read)).status).toBe(200);
+    await nth(f.discord, read, 1);
+    const apiCalls = f.api.requests.length;
+    const discordCalls = f.discord.requests.length;
+
+    const body = JSON.stringify({ ...read.payload, id: '100000000000000099' });
+    const good = f.discord.signer.headers(body);
+    const { 'x-signature-ed25519': signature, ...unsigned } = good;
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
+    const otherBody = f.discord.signer.headers(JSON.stringify({ ...read.payload, id: '100000000000000098' }));
+    const refusals = [
+      unsigned,
+      { ...good, 'x-signature-timestamp': '' },
+      { ...good, 'x-signature-ed25519': flipped },
+      { ...good, 'x-signature-ed25519': 'zz' },
+      // A real signature, of another body.
+      { ...good, 'x-signature-ed25519': otherBody['x-signature-ed25519'] },
+      // A real signature, with the timestamp changed.
+      { ...good, 'x-signature-timestamp': String(Number(good['x-signature-timestamp']) - 1) },
+    ];
+    for (const headers of refusals) {
+      expect((await post(body, headers)).status).toBe(401);
+    }
+    // A PING with a bad signature is refused too (Discord checks exactly that before saving the URL).
+    expect(
+      (await post(PING, { ...f.discord.signer.headers(PING), 'x-signature-ed25519': flipped })).status,
+    ).toBe(401);
+    expect(f.api.requests.length).toBe(apiCalls);
+    expect(f.discord.requests.length).toBe(discordCalls);
+
+    const next = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'next.example' },
+      roles: [PROCESS_ROLES.viewer],
+    });
+    expect((await responseOf(next)).status).toBe(200);
+    expect(textOf(messageOf(await nth(f.discord, next, 1)))).toContain('next.example');
+  });
+
+  it('refuses a correctly signed request whose timestamp is more than 5 minutes off', async () => {
+    const apiCalls = f.api.requests.length;
+    const discordCalls = f.discord.requests.length;
+    const now = Math.floor(Date.now() / 1000);
+    for (const timestamp of [now - 301, now + 301]) {
+      const body = JSON.stringify({
+        id: `1000000000000001${timestamp % 100}`,
+        application_id: f.discord.applicationId,
+        type: 2,
+        token: 'replayed',
+      });
+      const refused = await post(body, f.discord.signer.headers(body, timestamp));
+      expect(refused.status).toBe(401);
+      expect(refused.text).toContain('timestamp');
+    }
+    // Within the 5 minutes it is taken (a PING is enough to show it).
+    expect((await post(PING, f.discord.signer.headers(PING, now - 240))).status).toBe(200);
+    expect(f.api.requests.length).toBe(apiCalls);
+    expect(f.discord.requests.length).toBe(discordCalls);
+  });
+
+  it('answers malformed requests with a clear 4xx and keeps serving', async () => {
+    const signed = (body: string) => post(body, f.discord.signer.headers(body));
+    const notJson = await signed('{"type":');
+    expect(notJson.status).toBe(400);
+    expect(notJson.text).toContain('not JSON');
+    expect((await signed('[1,2]')).status).toBe(400);
+    expect((await signed(JSON.stringify({ type: 2 }))).status).toBe(400);
+    const unknownType = JSON.stringify({
+      id: '100000000000000011',
+      application_id: '100000000000000002',
+      type: 99,
+      token: 't',
+    });
+    expect((await signed(unknownType)).status).toBe(400);
+    // A command without its data: discord.js cannot build it.
+    const noData = JSON.stringify({
+      id: '100000000000000012',
+      application_id: '100000000000000002',
+      type: 2,
+      token: 't',
+    });
+    expect((await signed(noData)).status).toBe(400);
+    const huge = `{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`;
+    expect((await signed(huge)).status).toBe(413);
+    const get = await fetch(bot.interactionsUrl);
+    expect(get.status).toBe(405);
+    const elsewhere = await fetch(bot.interactionsUrl.replace('/interactions', '/healthz'));
+    expect(elsewhere.status).toBe(404);
+    expect((await signed(PING)).status).toBe(200);
+    expect(bot.exit).toBeUndefined();
+  });
+});
+
+describe('commands over HTTP', () => {
+  it('a read: the deferral is the HTTP response, the answer an edit through REST', async () => {
+    const read = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'http.example' },
+      roles: [PROCESS_ROLES.viewer],
+    });
+    const response = await responseOf(read);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text)).toMatchObject({ type: 5 });
+    const [deferral, answer] = [await nth(f.discord, read, 0), await nth(f.discord, read, 1)];
+    expect(deferral.via).toBe('http-response');
+    expect(callbackType(deferral)).toBe(5);
+    expect(answer.method).toBe('PATCH');
+    expect(answer.path).toMatch(/\/messages\/@original$/);
+    expect(answer.status).toBe(200);
+    expect(textOf(messageOf(answer))).toContain('http.example');
+    expect(f.api.requestsFor('domainInfo').map((r) => r.param)).toContain('http.example');
+    // Nothing went to the callback endpoint: the HTTP response was the callback.
+    expect(f.discord.requests.filter((r) => r.path.endsWith('/callback') && r.via === undefined)).toEqual([]);
+  });
+
+  it('a change with Confirm: prompt and update as HTTP responses, sent once, the record through REST', async () => {
+    const before = f.api.requestsFor('setReverseDns').length;
+    const command = f.discord.dispatchInteraction({
+      commandName: 'server',
+      subcommand: 'rdns',
+      options: { id: 42, ip: '203.0.113.7', hostname: 'http.example.com' },
+      roles: [PROCESS_ROLES.operator],
+    });
+    const prompt = await nth(f.discord, command, 0);
+    expect(prompt.via).toBe('http-response');
+    expect(callbackType(prompt)).toBe(4);
+    expect(isEphemeral(messageOf(prompt))).toBe(true);
+    const message = f.discord.originalMessage(command);
+    if (!message) throw new Error('no prompt message');
+    const click = f.discord.dispatchComponent({
+      customId: confirmIdOf(prompt),
+      message: { id: message.id },
+      roles: [PROCESS_ROLES.operator],
+    });
+    const update = await nth(f.discord, click, 0);
+    expect(update.via).toBe('http-response');
+    expect(callbackType(update)).toBe(7);
+    expect(textOf(messageOf(await nth(f.discord, click, 1)))).toContain('Reverse DNS set');
+    expect(textOf(messageOf(await nth(f.discord, click, 2)))).toContain('set the reverse DNS');
+    expect(f.api.requestsFor('setReverseDns').length - before).toBe(1);
+    // The same Confirm again (a replay of the very request): answered once, nothing sent again.
+    const replayed = await f.discord.replay(click);
+    expect(replayed.status).toBe(409);
+    expect(f.api.requestsFor('setReverseDns').length - before).toBe(1);
+  });
+
+  it('a modal opens as the HTTP response and its submit is answered over HTTP', async () => {
+    const command = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'dns',
+      options: { domain: 'form.example' },
+      roles: [PROCESS_ROLES.operator],
+    });
+    const modal = await nth(f.discord, command, 0);
+    expect(modal.via).toBe('http-response');
+    expect(callbackType(modal)).toBe(9);
+    const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
+    const submit = f.discord.dispatchModalSubmit({
+      customId,
+      fields: { text: 'www 3600 A 203.0.113.9' },
+      roles: [PROCESS_ROLES.operator],
+    });
+    expect((await responseOf(submit)).status).toBe(200);
+    const first = await nth(f.discord, submit, 0);
+    expect(first.via).toBe('http-response');
+    const prompt = callbackType(first) === 5 ? await nth(f.discord, submit, 1) : first;
+    expect(textOf(messageOf(prompt))).toContain('203.0.113.9');
+  });
+
+  it('autocomplete: the suggestions are the HTTP response', async () => {
+    const complete = f.discord.dispatchAutocomplete({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'http' },
+      roles: [PROCESS_ROLES.viewer],
+    });
+    const response = await responseOf(complete);
+    expect(response.status).toBe(200);
+    const body = JSON.parse(response.text) as { type: number; data: { choices: { name: string }[] } };
+    expect(body.type).toBe(8);
+    // Read earlier in this file, and found again through the audit trail.
+    expect(body.data.choices.map((c) => c.name)).toContain('http.example');
+  });
+
+  it('role tiers and the guild lock apply as over the gateway', async () => {
+    const refused = f.discord.dispatchInteraction({
+      commandName: 'server',
+      subcommand: 'rdns',
+      options: { id: 42, ip: '203.0.113.7', hostname: 'viewer.example.com' },
+      roles: [PROCESS_ROLES.viewer],
+    });
+    const refusal = await nth(f.discord, refused, 0);
+    expect(refusal.via).toBe('http-response');
+    expect(isEphemeral(messageOf(refusal))).toBe(true);
+    expect(textOf(messageOf(refusal))).toMatch(/operator/i);
+
+    const elsewhere = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'other-guild.example' },
+      guildId: '300000000000000001',
+    });
+    expect(textOf(messageOf(await nth(f.discord, elsewhere, 0)))).toBe(
+      'HostOps serves only the server it was set up for.',
+    );
+    expect(f.api.requests.filter((r) => r.param === 'other-guild.example')).toEqual([]);
+    expect(leakedTokens(bot)).toEqual([]);
+  });
+
+  it('counts the requests by status on /metrics', async () => {
+    const { text } = await bot.get('/metrics');
+    const count = (status: number) =>
+      Number(
+        new RegExp(`hostops_interaction_requests_total\\{status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
+      );
+    expect(count(200)).toBeGreaterThan(5);
+    // Every refusal of the signature test and the two stale timestamps.
+    expect(count(401)).toBeGreaterThanOrEqual(9);
+    expect(count(409)).toBe(1);
+    expect(count(413)).toBe(1);
+  });
+});
+
+describe('configuration', () => {
+  it('http mode without DISCORD_PUBLIC_KEY does not start: exit 78 naming it, nothing opened', async () => {
+    const fakes = await startFakes();
+    try {
+      const unkeyed = await spawnBot({
+        discord: fakes.discord,
+        api: fakes.api,
+        env: { INTERACTIONS_MODE: 'http', DISCORD_PUBLIC_KEY: '' },
+      });
+      const exit = await unkeyed.exitWithin(15_000);
+      expect(exit.code).toBe(78);
+      expect(unkeyed.output).toContain(
+        'DISCORD_PUBLIC_KEY: is required with INTERACTIONS_MODE=http (the public key in the developer portal)',
+      );
+      expect(fakes.discord.gatewayConnectionCount).toBe(0);
+      expect(fakes.discord.requests).toEqual([]);
+      expect(leakedTokens(unkeyed)).toEqual([]);
+    } finally {
+      await fakes.stop();
+    }
+  });
+});
