@@ -1,10 +1,12 @@
 # syntax=docker/dockerfile:1
 
+# The Node HostOps ships, exactly as .node-version holds it: CI (.ci/run) runs the suite on that version, and
+# test/nodeVersions.test.ts fails when this default and the file differ.
+ARG NODE_VERSION=24.21.0
+
 # --- build: dev dependencies, TypeScript → one bundle per entry point in dist/ (scripts/build.mjs, esbuild) ---
-FROM node:24-slim AS build
-# better-sqlite3 is a native module: built here from source when no prebuilt binary can be fetched.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
+FROM node:${NODE_VERSION}-slim AS build
+# No compiler: better-sqlite3's native module comes prebuilt in its npm package (Node-API, README).
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -16,7 +18,7 @@ COPY commands ./commands
 RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: production dependencies only, non-root ---
-FROM node:24-slim
+FROM node:${NODE_VERSION}-slim
 # NODE_COMPILE_CACHE (Node 22+): V8's compiled code for the bundle, made below at build time, so a container
 # starts without compiling it again.
 ENV NODE_ENV=production \
@@ -43,8 +45,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Exec form: node is PID 1 and receives SIGTERM itself (no shell or npm in between); HostOps handles
 # it, drains within SHUTDOWN_GRACE_MS (8 s) and exits before Docker's 10-second SIGKILL.
 # The node options of `npm start` (bench/analysis.md, "Footprint"): --max-semi-space-size=4 (MB) because V8's
-# young generation otherwise grows to 16 MB per semi-space in a burst and keeps it (a 200-command burst then
-# peaks above 128 MiB); --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
+# young generation otherwise grows to 16 MB per semi-space in a burst (Node 20; 64 MB on Node 24) and keeps
+# it (a 200-command burst then peaks above 128 MiB); --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
 # arena, and the one that tiers up undici's WebAssembly HTTP parser keeps ≈ 10 MB after it (one CPU's
 # worth of background threads is what a small container has anyway).
 STOPSIGNAL SIGTERM

@@ -1,7 +1,7 @@
 // Spawning the bots as real processes against the fakes, dispatching interactions and reading back when
 // Discord (the fake) heard from the bot. All times are performance.now() in this process: the fake stamps
 // `dispatchedAt` when it writes INTERACTION_CREATE to the gateway socket and `at` when a REST request arrives.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -46,6 +46,47 @@ export const HOSTOPS_NODE_ARGS: readonly string[] = (() => {
   const match = /\bnode((?:\s+--\S+)*)\s+dist\/src\/index\.js/.exec(scripts?.start ?? '');
   return match?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
 })();
+
+/**
+ * The node every bot runs on: BENCH_NODE=<path to node>, or the one running the bench. `.ci/with-node
+ * shipped npm run bench` runs both on the Node the container ships (README, "Node versions").
+ */
+export const BOT_NODE = process.env.BENCH_NODE ?? process.execPath;
+
+/** `v24.21.0`: the version of BOT_NODE. */
+export function botNodeVersion(): string {
+  return BOT_NODE === process.execPath
+    ? process.version
+    : execFileSync(BOT_NODE, ['--version']).toString().trim();
+}
+
+/**
+ * V8's compiled code for every bot, kept across launches as the container keeps it (the Dockerfile sets
+ * NODE_COMPILE_CACHE and fills it at build time); Node 20 ignores it. Emptied and filled by fillCompileCache().
+ */
+const COMPILE_CACHE = join(TMP, 'compile-cache');
+
+/**
+ * Fills the compile cache as the image build does: each bot started once with no configuration, which
+ * loads its code and ends (HostOps with 78, as in the Dockerfile's RUN; the references on their login).
+ */
+export function fillCompileCache(): void {
+  rmSync(COMPILE_CACHE, { recursive: true, force: true });
+  mkdirSync(BOT_CWD, { recursive: true });
+  for (const kind of Object.keys(ENTRY) as BotKind[]) {
+    const args = [...(kind === 'hostops' ? HOSTOPS_NODE_ARGS : []), ENTRY[kind]];
+    try {
+      execFileSync(BOT_NODE, args, {
+        cwd: BOT_CWD,
+        env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: COMPILE_CACHE },
+        stdio: 'ignore',
+        timeout: 30_000,
+      });
+    } catch {
+      // Expected: without configuration each of them exits with an error once its code is loaded.
+    }
+  }
+}
 
 /** LOG_LEVEL for HostOps; `warn` by default (see the method notes in results.md). */
 export const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -204,6 +245,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     HTTP_PORT: '0',
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL,
+    NODE_COMPILE_CACHE: COMPILE_CACHE,
     ...(kind === 'hostops' ? WATCH_ENV : {}),
     ...(options.interactionsPort === undefined
       ? {}
@@ -217,7 +259,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
   };
   const spawnedAt = performance.now();
   // An empty working directory, so no developer .env is loaded into the measured process.
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(BOT_NODE, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let lines = 0;
   let stderr = '';
   let exited = false;

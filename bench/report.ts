@@ -84,9 +84,11 @@ export function markdownTable(rows: readonly Row[]): string {
   ].join('\n');
 }
 
-export function machine(): string {
+/** The machine, and the Node the bots ran on (`botNode`, e.g. `v24.21.0`), with the bench's own if it differs. */
+export function machine(botNode: string): string {
   const cpu = cpus();
-  return `Node ${process.version} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}) · ${platform()} ${release()}`;
+  const bench = botNode === process.version ? '' : ` (the bench on ${process.version})`;
+  return `Node ${botNode}${bench} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}) · ${platform()} ${release()}`;
 }
 
 /** One metric's part of the Details: its `### name: title` heading and the lines under it. */

@@ -38,6 +38,12 @@ const ENTRIES = [
   'src/startBot.ts',
 ];
 const EXTERNAL = ['better-sqlite3', 'pg-native', 'pg-cloudflare'];
+// The syntax esbuild may leave as it is: the oldest Node package.json's engines promises (each alternative
+// `^major.minor.patch`), e.g. node22.16.
+const [OLDEST_MAJOR, OLDEST_MINOR] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  .engines.node.split('||')
+  .map((range) => range.trim().replace(/^\^/, '').split('.').map(Number))
+  .sort(([a, b], [c, d]) => a - c || b - d)[0];
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -141,7 +147,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.18',
+  target: `node${OLDEST_MAJOR}.${OLDEST_MINOR}`,
   external: EXTERNAL,
   minifyWhitespace: true,
   minifySyntax: true,

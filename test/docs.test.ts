@@ -30,8 +30,10 @@ describe('configuration is documented where operators look', () => {
     expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
   });
 
-  it('the README shows the CI test command', () => {
+  it('the README shows the test command and what CI runs, which runs that command', () => {
     expect(read('README.md')).toContain('npm ci && npm test');
-    expect(read('.ci/run')).toContain('npm ci && npm test');
+    expect(read('README.md')).toContain('bash .ci/run');
+    expect(read('.ci/run')).toContain('.ci/with-node shipped npm ci');
+    expect(read('.ci/run')).toContain('.ci/with-node shipped npm test');
   });
 });

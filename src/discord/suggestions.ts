@@ -1,5 +1,5 @@
-import { domainToUnicode } from 'node:url';
 import type { TargetSource } from '../store/index.js';
+import { domainToUnicode } from '../validation/idna.js';
 import { tierAllows } from './access.js';
 import type { Autocomplete, CommandContext } from './CommandModule.js';
 
@@ -42,7 +42,7 @@ function choiceOf(ascii: string): Choice | undefined {
   // A value Discord would refuse (or a target that is not one domain) is not offered.
   if (ascii.length > MAX_VALUE_LENGTH || !ASCII_DOMAIN.test(ascii)) return undefined;
   const unicode = domainToUnicode(ascii);
-  return { name: unicode && unicode !== ascii ? `${unicode} (${ascii})` : ascii, value: ascii };
+  return { name: unicode !== ascii ? `${unicode} (${ascii})` : ascii, value: ascii };
 }
 
 /** The subcommand a command name refers to, if the caller's tier may run it. */

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP, isIPv4 } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToAscii } from '../validation/idna.js';
 import {
   calendarDate,
   createSandboxState,
@@ -197,7 +197,7 @@ function booleanParam(query: URLSearchParams, name: string): boolean {
 /** Lowercase ASCII form; a Unicode name is looked up by its punycode, as a registry would. */
 function domainKey(name: string): string {
   const lower = name.trim().toLowerCase().replace(/\.$/, '');
-  return domainToASCII(lower) || lower;
+  return domainToAscii(lower) ?? lower;
 }
 
 function findServer(state: SandboxState, raw: string) {

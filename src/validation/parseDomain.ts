@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII, domainToUnicode } from 'node:url';
 import { type MessageKey, message } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
+import { domainToAscii, domainToUnicode } from './idna.js';
 import { quoteChar, quoteInput } from './quote.js';
 
 export interface ParsedDomain {
@@ -18,8 +18,8 @@ const MAX_LABEL_LENGTH = 63;
 const MAX_INPUT_LENGTH = 1000;
 
 /**
- * Characters rejected before IDNA with a hint: domainToASCII treats its input as a URL host, so it would
- * silently cut at `\`, percent-decode `%41` to `a`, or fail without saying why.
+ * Characters rejected before IDNA with a hint: what was pasted is a URL, an address or a path, and saying
+ * which helps more than calling it an invalid name.
  */
 type Hint = Extract<MessageKey, `validation.domain.hint.${string}`>;
 
@@ -38,7 +38,7 @@ const ANY_URL_CHARACTER = /[:/?#&@\\%]/;
 
 /**
  * Validates a domain name as typed by a user: trimmed, lowercased, one trailing dot dropped,
- * internationalised names converted with Node's UTS-46 IDNA.
+ * internationalised names converted with UTS-46 IDNA (idna.ts).
  * @throws InvalidValueError
  */
 export function parseDomain(input: string): ParsedDomain {
@@ -53,8 +53,10 @@ export function parseDomain(input: string): ParsedDomain {
   }
   checkCharactersBeforeIdna(name);
 
-  const ascii = domainToASCII(name);
-  if (ascii === '') {
+  const ascii = domainToAscii(name);
+  // The input's own ASCII passed the checks above; anything else in the ASCII form (a full-width `／`
+  // mapped to `/`) came from a Unicode character that no name may hold.
+  if (ascii === undefined || /[^a-z0-9.-]/.test(ascii)) {
     throw new InvalidValueError(
       message('validation.domain.invalid_idn', { input: quoteInput(name) }),
       EXPECTED,
@@ -96,8 +98,8 @@ function checkCharactersBeforeIdna(name: string): void {
         );
       }
     }
-  // Checked here rather than only on the ASCII form: a URL host ending in a number is parsed as IPv4,
-  // so domainToASCII turns `1.0x10` into `1.0.0.16`.
+  // A top-level domain that reads as a number, hexadecimal too, makes the name an IPv4 address to every
+  // URL parser (`1.0x10` is 1.0.0.16).
   const tld = name.slice(name.lastIndexOf('.') + 1);
   if (/^(?:\d+|0x[0-9a-f]*)$/.test(tld)) {
     throw new InvalidValueError(message('validation.domain.numeric_tld', { tld: quoteInput(tld) }), EXPECTED);

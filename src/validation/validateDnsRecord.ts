@@ -1,8 +1,8 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
 import type { DnsRecord, DnsRecordType } from '../hosting/dnsRecords.js';
 import { type Message, message, translator } from '../i18n/Translator.js';
 import { InvalidValueError } from './InvalidValueError.js';
+import { domainToAscii } from './idna.js';
 import { parseHostname } from './parseHostname.js';
 import { quoteChar, quoteInput } from './quote.js';
 import { describeHiddenCharacter, HIDDEN_OR_CONTROL } from './refuseHiddenCharacters.js';
@@ -106,6 +106,9 @@ type NameProblem =
   | 'validation.dns.name_empty_label'
   | 'validation.dns.name_wildcard';
 
+/** ASCII that a record name may not hold: anything but letters, digits, `_`, `*`, `.` and `-`. */
+const NAME_ASCII_OUTSIDE = /[^\P{ASCII}a-z0-9_*.-]/u;
+
 /**
  * Names are relative to the zone, so a trailing dot (an absolute name) is rejected rather than guessed at.
  * `_` is allowed anywhere (`_dmarc`, `_sip._tcp`), `*` only as the whole first label (wildcard).
@@ -117,19 +120,19 @@ function parseRecordName(input: string, type: DnsRecordType): string {
   const quoted = quoteInput(name);
   if (name.endsWith('.'))
     throw new RecordProblem(message('validation.dns.name_absolute', { input: quoted }), type);
-  // Checked before IDNA, which would percent-decode or cut at URL characters.
-  const bad = /[^\P{ASCII}a-z0-9_*.-]/u.exec(name) ?? /[\p{White_Space}\p{Cc}\p{Cs}]/u.exec(name);
+  const bad = NAME_ASCII_OUTSIDE.exec(name) ?? /[\p{White_Space}\p{Cc}\p{Cs}]/u.exec(name);
   if (bad) {
     throw new RecordProblem(
       message('validation.dns.name_contains', { input: quoted, character: quoteChar(bad[0]) }),
       type,
     );
   }
-  // Only when needed: domainToASCII reads a name ending in a number as IPv4 (`1` → `0.0.0.1`).
+  // A name in plain ASCII without a Punycode label is its own ASCII form.
   const needsIdna = /[^\p{ASCII}]|(?:^|\.)xn--/u.test(name);
-  const ascii = needsIdna ? domainToASCII(name) : name;
+  const ascii = needsIdna ? domainToAscii(name) : name;
   const problem = (key: NameProblem) => new RecordProblem(message(key, { input: quoted }), type);
-  if (ascii === '') throw problem('validation.dns.name_invalid_idn');
+  // The ASCII checked above passed; any other ASCII came from mapping a Unicode character (`／` → `/`).
+  if (ascii === undefined || NAME_ASCII_OUTSIDE.test(ascii)) throw problem('validation.dns.name_invalid_idn');
   if (ascii.length > 253) throw problem('validation.dns.name_too_long');
   ascii.split('.').forEach((label, index) => {
     if (label === '') throw problem('validation.dns.name_empty_label');

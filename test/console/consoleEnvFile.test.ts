@@ -19,7 +19,7 @@ function withEnvFile(text: string): string {
 }
 
 describe('console, .env', { timeout: 60_000 }, () => {
-  it('reads .env like the bot: a quoted value over two lines, an inline comment, and the environment wins', async () => {
+  it('reads .env like the bot: a quoted value over two lines, inline comments, and the environment wins', async () => {
     const cwd = withEnvFile(
       [
         'export HOSTING_API_URL=sandbox # the built-in sandbox',
@@ -27,8 +27,8 @@ describe('console, .env', { timeout: 60_000 }, () => {
         // Node's parser reads a double-quoted value across lines; a line-by-line parser would not.
         'APPROVAL_REQUIRED="server rdns,',
         'domain register"',
-        'RDNS_FORWARD_CHECK=off',
-        '',
+        // The last line, with no newline after it: Node 22.14 and 22.15 kept its comment in the value.
+        'RDNS_FORWARD_CHECK=off # no look-ups',
       ].join('\n'),
     );
     const refused = await runConsoleProcess(

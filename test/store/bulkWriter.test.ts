@@ -142,11 +142,16 @@ describe('sqliteBulkWriter', () => {
         if (offLoop === undefined) throw new Error('no worker for a SQLite file');
         // Once first, so the worker has loaded and opened before the event loop is blocked.
         expect(await offLoop(CompiledQuery.raw('delete from t where x = ?', ['row 0']))).toBe(1);
-        const answer = offLoop(deleteAll);
-        // Not run in the call itself, on this connection…
+        // Not run in the call itself, on this connection: in a read transaction begun before the call this
+        // connection would see its own delete, and cannot see the worker's however soon that commits.
+        database.exec('begin');
         expect(count(database)).toBe(29);
-        block(500);
-        // …but while this thread could run nothing at all.
+        const answer = offLoop(deleteAll);
+        expect(count(database)).toBe(29);
+        database.exec('commit');
+        // …but while this thread could run nothing at all: it only waits and looks, never yielding.
+        const blockedUntil = Date.now() + 10_000;
+        while (count(database) !== 0 && Date.now() < blockedUntil) block(10);
         expect(count(database)).toBe(0);
         expect(await answer).toBe(29);
       });

@@ -83,6 +83,21 @@ describe('parseDnsRecords, zone style', () => {
         () => parseDnsRecords('a\u200db A 203.0.113.7'),
         'line 1: name contains U+200D (zero-width joiner)',
       );
+      for (const name of ['xn--a', 'xn--ZZ', 'www.xn--zz', 'xn--example-']) {
+        expectInvalid(
+          () => parseDnsRecords(`${name} A 203.0.113.7`),
+          `line 1: name "${name.toLowerCase()}" is not a valid internationalised name`,
+        );
+      }
+      expect(one('💩 A 203.0.113.7').name).toBe('xn--ls8h');
+      expect(one('_dmarc.bücher TXT v=DMARC1').name).toBe('_dmarc.xn--bcher-kva');
+    });
+
+    it('refuses a Unicode character that IDNA maps to ASCII a name may not hold', () => {
+      expectInvalid(
+        () => parseDnsRecords('a／b A 203.0.113.7'),
+        'line 1: name "a／b" is not a valid internationalised name',
+      );
     });
 
     it('allows names of up to 253 characters', () => {

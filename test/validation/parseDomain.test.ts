@@ -32,16 +32,40 @@ describe('parseDomain', () => {
     expect(parseDomain('example。com').ascii).toBe('example.com');
   });
 
-  it('accepts emoji names as Node’s UTS-46 does (such registrations exist under .ws)', () => {
+  it('accepts emoji names as UTS-46 does (such registrations exist under .ws), both ways', () => {
     expect(parseDomain('😀.ws')).toEqual({ ascii: 'xn--e28h.ws', unicode: '😀.ws' });
+    expect(parseDomain('💩.ws')).toEqual({ ascii: 'xn--ls8h.ws', unicode: '💩.ws' });
+    expect(parseDomain('xn--ls8h.ws')).toEqual({ ascii: 'xn--ls8h.ws', unicode: '💩.ws' });
   });
 
-  it('rejects names that IDNA cannot convert', () => {
+  it('keeps ß (nontransitional processing), as registries of .de do', () => {
+    expect(parseDomain('faß.de')).toEqual({ ascii: 'xn--fa-hia.de', unicode: 'faß.de' });
+    expect(parseDomain('FAẞ.DE').ascii).toBe('xn--fa-hia.de');
+  });
+
+  it('leaves mixed scripts to the registry, as UTS-46 does, but applies the Bidi rule', () => {
+    // Latin with a Cyrillic а: a look-alike that IDNA allows (refusing it is the registry's policy).
+    expect(parseDomain('pаypal.com')).toEqual({ ascii: 'xn--pypal-4ve.com', unicode: 'pаypal.com' });
+    expect(parseDomain('עברית.com')).toEqual({ ascii: 'xn--5dbqzzl.com', unicode: 'עברית.com' });
+    expectInvalid(() => parseDomain('abcעברית.com'), /not a valid internationalised domain name/);
+  });
+
+  it('rejects names that IDNA cannot convert, on every Node (invalid Punycode included)', () => {
     expectInvalid(
       () => parseDomain('xn--zz.com'),
       '"xn--zz.com" is not a valid internationalised domain name',
     );
+    for (const name of ['xn--ZZ.com', 'xn--a.com', 'xn--.com', 'xn--ab.com', 'example.xn--8']) {
+      expectInvalid(() => parseDomain(name), /not a valid internationalised domain name/);
+    }
+    // Punycode of plain ASCII is not an internationalised name either.
+    expectInvalid(() => parseDomain('xn--example-.com'), /not a valid internationalised domain name/);
     expectInvalid(() => parseDomain('a\u200db.com'), /not a valid internationalised domain name/);
+  });
+
+  it('rejects a Unicode character that UTS-46 maps to ASCII no name may hold', () => {
+    expectInvalid(() => parseDomain('ａ／b.com'), '"ａ／b.com" is not a valid internationalised domain name');
+    expectInvalid(() => parseDomain('a＿b.com'), /not a valid internationalised domain name/);
   });
 
   it('rejects empty input', () => {
