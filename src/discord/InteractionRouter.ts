@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   AutocompleteInteraction,
   ButtonInteraction,
@@ -37,6 +38,9 @@ import { commandContext, newInvocation } from './newInvocation.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { WaitNotices } from './WaitNotices.js';
 import { withAttachments } from './withAttachments.js';
+
+/** How long refused calls get to settle their changes at shutdown before the rest is given up. */
+const REFUSED_SETTLE_MS = 500;
 
 export type { RouterObserver } from './Answers.js';
 
@@ -226,6 +230,13 @@ export class InteractionRouter {
     while (this.#inFlight.size > 0) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
+        // What only waited for a connection was never sent: refused, it settles `failed` on its own path
+        // (a moment for those settles); only what reached the provider is left to be given up as unknown.
+        this.#deps.hosting.refuseWaiting();
+        await Promise.race([
+          Promise.allSettled([...this.#inFlight]),
+          sleep(REFUSED_SETTLE_MS, undefined, { ref: false }),
+        ]);
         await this.#changes.abandonSending();
         return false;
       }

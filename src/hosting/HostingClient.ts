@@ -222,6 +222,14 @@ export class HostingClient {
   }
 
   /** Waits for requests in flight, then closes the connections; `force` aborts them instead. */
+  /**
+   * Shutdown, out of time: every call still waiting for a connection is refused (`no_connection`, never
+   * sent), so a change that was only queued ends `failed`, not "may have been applied".
+   */
+  refuseWaiting(): void {
+    this.#queue.close();
+  }
+
   close(force = false): Promise<void> {
     this.#queue.close();
     return force ? this.#pool.destroy() : this.#pool.close();

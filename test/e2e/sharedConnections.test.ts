@@ -3,7 +3,7 @@
 // waited too long failed with nothing sent, and a single read served before a bulk check and the watch.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeRecord } from '../../src/store/index.js';
+import { type ChangeRecord, openStore } from '../../src/store/index.js';
 import {
   embedsOf,
   idle,
@@ -17,7 +17,7 @@ import {
 } from '../support/e2eHelpers.js';
 import type { DispatchedInteraction } from '../support/FakeDiscord.js';
 import type { ReceivedRequest, Reply } from '../support/FakeHostingApi.js';
-import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+import { ROLES, startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
 
 const WATCH_CHANNEL = '300000000000000078';
 
@@ -142,6 +142,40 @@ describe('one connection, and a queue limit of one second', () => {
     expect(record.state).toBe('failed');
     // No "Send again": it was never sent, so nothing is unknown.
     expect(JSON.stringify((await t.nth(click, 1)).body)).not.toContain('Send again');
+  });
+});
+
+describe('a shutdown while a change waits for a connection', () => {
+  it('refuses the waiting change — failed, nothing sent — instead of giving it up as unknown', async () => {
+    const databaseUrl = tempDatabaseUrl();
+    const t = await startTestBot({
+      HOSTING_API_MAX_CONNECTIONS: '1',
+      HOSTING_API_TIMEOUT_MS: '20000',
+      DATABASE_URL: databaseUrl,
+    });
+    const held = holdDomains(t, 'holds.example');
+    try {
+      domainInfo(t, 'holds.example');
+      await waitUntil(() => t.api.requestsFor('domainInfo').length === 1, 'the connection to be taken');
+      const prompt = await openPrompt(t, {
+        commandName: 'server',
+        subcommand: 'rdns',
+        options: { id: 42, ip: '203.0.113.7', hostname: 'host.example.com' },
+      });
+      const click = press(t, prompt, 'confirm');
+      await t.nth(click, 0);
+      // The grace runs out while the change still waits behind the held read.
+      await t.bot.stop(300);
+      const store = await openStore(databaseUrl);
+      const record = await store.changes
+        .get(str(prompt.confirmId.split(':')[2]))
+        .finally(() => store.close());
+      expect(record?.state).toBe('failed');
+      expect(t.api.requestsFor('setReverseDns')).toHaveLength(0);
+    } finally {
+      held.open();
+      await t.stop().catch(() => {});
+    }
   });
 });
 
