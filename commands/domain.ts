@@ -255,7 +255,8 @@ const register = change<Registration>({
     // The provider knows a registered domain: a 404 means the registration did not happen.
     verify: async ({ domain }, { hosting, call }) => {
       try {
-        await hosting.getDomainInfo(domain.ascii, call);
+        // Fresh: an identical /domain info sent before the registration cannot answer for it.
+        await hosting.getDomainInfo(domain.ascii, { ...call, fresh: true });
         return true;
       } catch (error) {
         if (error instanceof HostingApiError && error.kind === 'not_found') return false;

@@ -89,6 +89,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told while the call waits for a connection (the "waiting for the provider" notice). */
   watcher?: WaitWatcher;
+  /**
+   * A read that must start after this moment (a read-back checking whether a change took effect): it
+   * never joins an identical read already in flight, whose answer may predate the change.
+   */
+  fresh?: boolean;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -263,7 +268,8 @@ export class HostingClient {
   async #call<T>(op: Operation<T>, options: CallOptions | undefined): Promise<T> {
     const correlationId = options?.correlationId ?? newCorrelationId();
     const call = { ...options, correlationId };
-    const key = op.method === 'GET' ? this.#prefix + op.path + encodeQuery(op.query) : undefined;
+    const key =
+      op.method === 'GET' && !options?.fresh ? this.#prefix + op.path + encodeQuery(op.query) : undefined;
     const flight = this.#flights.join<T>(key, options?.caller ?? correlationId);
     if (!flight.started) flight.start(this.#admitted(op, call, flight));
     const reader = flight.join({

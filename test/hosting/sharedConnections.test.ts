@@ -71,6 +71,18 @@ afterEach(async () => {
 });
 
 describe('identical reads', () => {
+  it('a fresh read (a read-back) never joins one already in flight: its answer must postdate the change', async () => {
+    const c = client();
+    const held = gate('domainInfo');
+    const earlier = c.getDomainInfo('example.com', { correlationId: 'info' });
+    await until(() => api.requestsFor('domainInfo').length === 1, 'the earlier read');
+    const readBack = c.getDomainInfo('example.com', { correlationId: 'read-back', fresh: true });
+    await until(() => api.requestsFor('domainInfo').length === 2, 'the read-back’s own request');
+    held.open();
+    await Promise.all([earlier, readBack]);
+    expect(api.requestsFor('domainInfo')).toHaveLength(2);
+  });
+
   it('in flight at the same moment: one request, every reader answered; after the answer: a new request with the new data', async () => {
     const c = client();
     const held = gate('domainInfo', '2027-06-30');
