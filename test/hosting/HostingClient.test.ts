@@ -5,6 +5,7 @@ import { HostingClient, type HostingClientOptions } from '../../src/hosting/Host
 import { parseRetryAfter } from '../../src/hosting/httpWire.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';
+import { freePort } from '../support/freePort.js';
 
 let api: FakeHostingApi;
 let logs: ReturnType<typeof captureLogs>;
@@ -822,14 +823,4 @@ async function silentServer(): Promise<{ port: number; close(): void }> {
       server.close();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
