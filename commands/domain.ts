@@ -22,6 +22,8 @@ import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
+import { registryBeside, registryFields, registryNote } from '../src/rdap/registryBeside.js';
+import { registryData } from '../src/rdap/registryData.js';
 import { type DomainExpiryData, domainInfoData, failedLookupData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import { literal } from '../src/replies/literal.js';
@@ -278,9 +280,19 @@ export const domain = defineCommand(definition, {
       run: async (context, name) => {
         const info = await context.hosting.getDomainInfo(name.ascii, context.call);
         const days = info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null;
+        const providerExpiry = info.expiryDate?.toISODate() ?? null;
+        const zone = context.config.hosting.timeZone;
+        const registry = (
+          await registryBeside(context, [{ domain: name.ascii, unicode: name.unicode, providerExpiry }])
+        ).get(name.ascii);
+        const embed = renderDomainInfo(name, info, today(context), context.t);
+        if (registry) embed.fields?.push(...registryFields(registry, providerExpiry, zone, context.t));
         return {
-          embeds: [renderDomainInfo(name, info, today(context), context.t)],
-          data: domainInfoData(name, info, days),
+          embeds: [embed],
+          data: {
+            ...domainInfoData(name, info, days),
+            ...(registry ? { registry: registryData(registry, zone) } : {}),
+          },
         };
       },
     }),
@@ -309,21 +321,41 @@ export const domain = defineCommand(definition, {
             }),
           ),
         );
+        const zone = context.config.hosting.timeZone;
+        const providerExpiry = (result: ExpiryResult) => result.info?.expiryDate?.toISODate() ?? null;
+        const registry = await registryBeside(
+          context,
+          results
+            .filter((r) => r.info && r.error === undefined)
+            .map((r) => ({
+              domain: r.domain.ascii,
+              unicode: r.domain.unicode,
+              providerExpiry: providerExpiry(r),
+            })),
+        );
+        for (const result of results) {
+          const view = registry.get(result.domain.ascii);
+          if (view) result.note = registryNote(view, providerExpiry(result), zone, context.t);
+        }
         const invalid = list.invalid.map(({ input, error }) => ({
           input,
           reason: context.t.render(error.problem),
         }));
         const data: DomainExpiryData = {
           within,
-          domains: results.map(({ domain, info, error }) =>
-            info && error === undefined
-              ? domainInfoData(
-                  domain,
-                  info,
-                  info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null,
-                )
-              : failedLookupData(domain, error ?? context.t('domain.expiry.no_answer')),
-          ),
+          domains: results.map(({ domain, info, error }) => {
+            const view = registry.get(domain.ascii);
+            return info && error === undefined
+              ? {
+                  ...domainInfoData(
+                    domain,
+                    info,
+                    info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null,
+                  ),
+                  ...(view ? { registry: registryData(view, zone) } : {}),
+                }
+              : failedLookupData(domain, error ?? context.t('domain.expiry.no_answer'));
+          }),
           invalid,
         };
         // The data goes with the first message (the one with the summary).

@@ -214,6 +214,11 @@ const environmentSchema = z.object({
   // Part of SHUTDOWN_GRACE_MS: the load balancer's health check sees /healthz fail before the listener closes.
   INTERACTIONS_UNREADY_MS: optional(integer(0, 30_000)).default(2000),
   // The secret part of the calendar's URL: long and URL-safe, so it cannot be guessed or mangled.
+  // The registry's word (RDAP) beside the provider's: off sends nothing to any registry.
+  RDAP_CHECK: optional(z.enum(['on', 'off'])).default('on'),
+  RDAP_BOOTSTRAP_URL: optional(httpUrl).default('https://data.iana.org/rdap/dns.json'),
+  RDAP_MAX_PER_SERVER: optional(integer(1, 16)).default(1),
+  RDAP_MIN_INTERVAL_MS: optional(integer(0, 60_000)).default(1000),
   CALENDAR_TOKEN: optional(
     z
       .string()
@@ -309,6 +314,12 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     servers: env.DNS_SERVERS,
     /** warn: show the check, Confirm stays; require: only a confirmed match may be sent; off. */
     forwardCheck: env.RDNS_FORWARD_CHECK,
+  },
+  rdap: {
+    enabled: env.RDAP_CHECK === 'on',
+    bootstrapUrl: env.RDAP_BOOTSTRAP_URL,
+    maxPerServer: env.RDAP_MAX_PER_SERVER,
+    minIntervalMs: env.RDAP_MIN_INTERVAL_MS,
   },
   botLocale: env.BOT_LOCALE,
   logLevel: env.LOG_LEVEL,

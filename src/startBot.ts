@@ -15,6 +15,7 @@ import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { registerOperatorGauges } from './observability/operatorGauges.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
+import { RdapMetrics } from './rdap/RdapMetrics.js';
 import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
 import type { Store } from './store/index.js';
 import type { DomainWatch } from './watch/DomainWatch.js';
@@ -63,6 +64,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const metrics = new Metrics((error) =>
     logger.warn({ err: error }, 'metrics: could not read the watch list'),
   );
+  const rdapMetrics = new RdapMetrics(metrics.registry);
   const responses = overHttp ? new InitialResponses() : undefined;
   // Made before the runtime (its bot messages go through it), logged in only once the store is open.
   const client = createDiscordClient({
@@ -85,6 +87,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       metrics.apiAttempt(event);
       health.apiAttempt(event);
     },
+    onRdapRequest: (event) => rdapMetrics.request(event),
     ...(deps.commands ? { commands: deps.commands } : {}),
     ...(deps.generatePassword ? { generatePassword: deps.generatePassword } : {}),
     ...(deps.now ? { now: deps.now } : {}),
@@ -113,6 +116,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     now: deps.now ?? (() => new Date()),
     readStore: (read) => metrics.readStore(read),
   });
+  if (watch && runtime.registry) rdapMetrics.observeExpiries(store, (read) => metrics.readStore(read));
   const http =
     config.http.port > 0
       ? await startHttpServer({

@@ -12,6 +12,7 @@ import type { ChangeOperation } from '../hosting/operations.js';
 import { LOCALES, type Locale } from '../i18n/locales.js';
 import { type Message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
@@ -54,6 +55,8 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   store: Store;
   /** The domain watch; absent when WATCH_CHANNEL_ID is unset. */
   watch?: DomainWatch;
+  /** The registry's word (RDAP); absent with RDAP_CHECK=off. */
+  registry?: RegistryCheck;
   /**
    * Words for this command's answer: the invoker's language for what only they see (ephemeral
    * answers, prompts, modals, suggestions), BOT_LOCALE for a read answered in the channel.

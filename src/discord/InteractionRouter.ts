@@ -15,6 +15,7 @@ import { pickLocale } from '../i18n/locales.js';
 import { message, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
+import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
 import type { Store } from '../store/index.js';
@@ -81,6 +82,8 @@ export interface RouterDeps {
   messages: BotMessages;
   /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
   watch?: DomainWatch;
+  /** The registry's word (RDAP); absent with RDAP_CHECK=off. */
+  registry?: RegistryCheck;
   /**
    * Whether every replica receives every interaction (the gateway: the default) or each goes to one
    * replica and may arrive again (an HTTP endpoint behind a load balancer, where a request can be replayed).

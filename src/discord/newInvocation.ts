@@ -10,6 +10,7 @@ import type { HostingClient } from '../hosting/HostingClient.js';
 import { pickLocale } from '../i18n/locales.js';
 import { translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Invocation } from './Answers.js';
@@ -65,6 +66,7 @@ export interface ContextDeps {
   generatePassword: () => string;
   now?: () => Date;
   watch?: DomainWatch;
+  registry?: RegistryCheck;
 }
 
 /**
@@ -78,11 +80,12 @@ export function commandContext(
   tier: Tier,
   inChannel = false,
 ): CommandContext {
-  const { hosting, config, secrets, commands, generatePassword, store, watch } = deps;
+  const { hosting, config, secrets, commands, generatePassword, store, watch, registry } = deps;
   return {
     t: translator(inChannel ? config.botLocale : invocation.locale),
     locale: invocation.locale,
     ...(watch ? { watch } : {}),
+    ...(registry ? { registry } : {}),
     interaction: interaction as CommandContext['interaction'],
     hosting,
     config,

@@ -8,6 +8,7 @@ import * as errors from './messages/errors.js';
 import * as help from './messages/help.js';
 import * as musicbot from './messages/musicbot.js';
 import * as panel from './messages/panel.js';
+import * as rdap from './messages/rdap.js';
 import * as server from './messages/server.js';
 import * as validation from './messages/validation.js';
 import * as watch from './messages/watch.js';
@@ -28,6 +29,7 @@ export const english = {
   ...help.en,
   ...audit.en,
   ...watch.en,
+  ...rdap.en,
   ...console.en,
 } as const;
 
@@ -47,6 +49,7 @@ export const catalogue: Record<Locale, { readonly [K in keyof English]: string }
     ...help.de,
     ...audit.de,
     ...watch.de,
+    ...rdap.de,
     ...console.de,
   },
 };

@@ -85,6 +85,10 @@ export function registerOperatorGauges(registry: Registry, sources: OperatorSour
           if (set) this.set({ domain: row.domain, flag }, 1);
         }
       }
+      // The registry's findings (src/rdap), beside the provider's flags.
+      for (const row of (await readStore(() => store.registry.flagged())) ?? []) {
+        for (const flag of row.flags) this.set({ domain: row.domain, flag: `registry_${flag}` }, 1);
+      }
     },
   });
   new Gauge({

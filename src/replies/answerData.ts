@@ -1,5 +1,6 @@
 import type { DnsRecord } from '../hosting/dnsRecords.js';
 import type { DomainInfo, ServerLogEntry } from '../hosting/operations.js';
+import type { RegistryData } from '../rdap/registryData.js';
 import type { AuditEntry, DnsSet } from '../store/index.js';
 import type { ParsedDomain } from '../validation/parseDomain.js';
 
@@ -19,6 +20,8 @@ export type DomainInfoData = DomainName & {
   active: boolean;
   expired: boolean;
   transferredAway: boolean;
+  /** The registry's word (RDAP), when RDAP_CHECK is on. */
+  registry?: RegistryData;
 };
 
 export type DomainExpiryData = {

@@ -12,6 +12,9 @@ import { generatePassword } from '../generatePassword.js';
 import { type AttemptEvent, HostingClient } from '../hosting/HostingClient.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
+import { createRegistryCheck } from '../rdap/createRegistryCheck.js';
+import type { RdapRequestEvent } from '../rdap/RdapClient.js';
+import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { type HostingEndpoint, openHostingEndpoint } from '../sandbox/hostingEndpoint.js';
 import { openStore, Presence, redactDatabaseUrl, type Store } from '../store/index.js';
@@ -41,6 +44,8 @@ export interface RuntimeOptions {
   watchObserver?: WatchObserver;
   /** Told about every API attempt (the bot's metrics and health). */
   onApiAttempt?: (event: AttemptEvent) => void;
+  /** Told about every request to a registry (RDAP; the bot's metrics). */
+  onRdapRequest?: (event: RdapRequestEvent) => void;
   /** This process among replicas (see `newReplicaId`); a new one by default. */
   replicaId?: string;
   /** Tests pin these. */
@@ -61,6 +66,8 @@ export interface Runtime {
   readonly hosting: HostingClient;
   readonly router: InteractionRouter;
   readonly watch: DomainWatch | undefined;
+  /** The registry's word (RDAP); undefined with RDAP_CHECK=off. */
+  readonly registry: RegistryCheck | undefined;
   /** BOT_LOCALE: the language of what a whole channel reads. */
   readonly channelT: Translator;
   /**
@@ -116,6 +123,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     ...(options.onApiAttempt ? { onAttempt: options.onApiAttempt } : {}),
   });
+  const registry = createRegistryCheck({
+    config,
+    store,
+    logger,
+    sandboxBootstrapUrl: endpoint.sandbox?.registryBootstrapUrl,
+    ...(options.onRdapRequest ? { onRequest: options.onRdapRequest } : {}),
+  });
   const { messages } = options;
   const watch = options.watchChannelId
     ? new DomainWatch(
@@ -130,6 +144,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         },
         logger,
         options.watchObserver,
+        undefined,
+        registry,
       )
     : undefined;
   // Audit lines, approval requests and digests are read by the whole channel: BOT_LOCALE.
@@ -141,6 +157,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     hosting,
     store,
     ...(watch ? { watch } : {}),
+    ...(registry ? { registry } : {}),
     replicaId,
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
@@ -175,11 +192,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     hosting,
     router,
     watch,
+    registry,
     channelT,
     drain: (graceMs) => router.drain(graceMs),
     async close(drained) {
       await presence.stop();
       await hosting.close(!drained);
+      await registry?.close();
       await endpoint.close();
       await store.close();
     },

@@ -10,6 +10,7 @@ import {
   type SandboxDomain,
   type SandboxState,
 } from './sandboxData.js';
+import { startSandboxRegistry } from './sandboxRegistry.js';
 
 export interface SandboxOptions {
   /** The sandbox's clock: expiry dates and log times are relative to it. */
@@ -25,6 +26,8 @@ export interface Sandbox {
   token: string;
   /** What the session has changed, for tests and curious readers. */
   state: SandboxState;
+  /** The sandbox's made-up registry (RDAP): RDAP_BOOTSTRAP_URL on the sandbox. */
+  registryBootstrapUrl: string;
   close(): Promise<void>;
 }
 
@@ -97,17 +100,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // In-process helper: it must never be what keeps a finished process alive.
   server.unref();
   const { port } = server.address() as AddressInfo;
+  const registry = await startSandboxRegistry(state);
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
     token,
     state,
+    registryBootstrapUrl: registry.bootstrapUrl,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+      }).then(() => registry.close());
       return closing;
     },
   };

@@ -1,4 +1,5 @@
 import type { Locale } from '../i18n/locales.js';
+import type { NewRegistryRecord, RegistryFlag, RegistryRecord } from './registryTypes.js';
 
 /**
  * The persistent store as the rest of HostOps sees it: plain JS values, no SQL and no engine types.
@@ -354,6 +355,19 @@ export interface Store {
     claimAlert(domain: string, key: string, now: Date): Promise<boolean>;
     /** Every alert ever sent (for migrate-store). */
     alerts(): Promise<WatchAlertRecord[]>;
+  };
+  /** The registry's answers (RDAP) per domain: see src/rdap. */
+  readonly registry: {
+    get(domains: readonly string[]): Promise<RegistryRecord[]>;
+    /**
+     * Stores an answer if the row is still at `previousVersion` (absent: if there is no row yet): one
+     * conditional write, so of two overlapping runs only one reports a change. True iff it applied.
+     */
+    record(record: NewRegistryRecord, previousVersion: number | undefined): Promise<boolean>;
+    /** Watched domains with a registry flag set. */
+    flagged(): Promise<{ domain: string; flags: RegistryFlag[] }[]>;
+    /** Watched domains whose registry expiry is known, by name. */
+    expiries(): Promise<{ domain: string; expiresAt: string }[]>;
   };
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh), at `now` or else by the store's clock. */

@@ -13,6 +13,7 @@ import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { dnsSetQueries, recordSentSet } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
+import { registryQueries } from './registryQueries.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
 import type { AuditFilter, ChangePatch, Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
@@ -176,6 +177,8 @@ export function createKyselyStore(
     dnsSets: dnsSetQueries(db),
 
     watch: watchQueries(db, engine),
+
+    registry: registryQueries(db),
 
     replicas: {
       async heartbeat({ replicaId, role, host, pid, startedAt }, now) {

@@ -114,7 +114,21 @@ export interface DnsSetsTable {
   correlation_id: string;
 }
 
+export interface RegistryAnswersTable {
+  domain: string;
+  read_at: number;
+  outcome: string;
+  server: string | null;
+  expires_at: string | null;
+  statuses: string | null;
+  nameservers: string | null;
+  delegation_signed: number | null;
+  flags: string;
+  version: number;
+}
+
 export interface Database {
+  registry_answers: RegistryAnswersTable;
   settings: SettingsTable;
   forms: FormsTable;
   dns_sets: DnsSetsTable;

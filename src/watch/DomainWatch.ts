@@ -5,6 +5,7 @@ import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
 import { type MessageKey, message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
+import { type RegistryCheck, WATCH_MAX_AGE_MS } from '../rdap/RegistryCheck.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { TurnBudget } from '../TurnBudget.js';
@@ -106,6 +107,8 @@ export class DomainWatch implements WatchGauges {
     private readonly logger: Logger,
     private readonly observer?: WatchObserver,
     private readonly now: () => Date = () => new Date(),
+    /** The registry's word (RDAP) beside the provider's; absent with RDAP_CHECK=off. */
+    readonly registry?: RegistryCheck,
   ) {
     this.#limit = pLimit(settings.concurrency);
   }
@@ -223,6 +226,9 @@ export class DomainWatch implements WatchGauges {
     const today = this.#today();
     const alerts: Alert[] = [];
     let failed = 0;
+    // The registry is asked beside, never inside, the provider's share (WATCH_CONCURRENCY): its pace is
+    // each RDAP server's own (src/rdap/ServerGate.ts).
+    const registryChecks: Promise<void>[] = [];
     await Promise.all(
       domains.map((seen) =>
         limit(async () => {
@@ -234,19 +240,17 @@ export class DomainWatch implements WatchGauges {
             failed++;
             log.error({ err: error, domain: seen.domain }, 'watch could not store what it saw');
           }
+          if (this.registry) {
+            const providerExpiry = observation.kind === 'ok' ? observation.expiryDate : seen.expiryDate;
+            registryChecks.push(
+              this.#askRegistry(seen, providerExpiry, log).then((a) => void alerts.push(...a)),
+            );
+          }
         }),
       ),
     );
-    let messages = 0;
-    const t = translator(this.settings.locale);
-    for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {
-      try {
-        await this.messages.post(this.settings.channelId, digest);
-        messages++;
-      } catch (error) {
-        log.error({ err: error }, 'could not post the watch digest');
-      }
-    }
+    await Promise.all(registryChecks);
+    const messages = await this.post(alerts, log);
     const outcome = failed === 0 ? 'ok' : failed === domains.length ? 'failed' : 'partial';
     const summary = {
       checked: domains.length,
@@ -277,6 +281,34 @@ export class DomainWatch implements WatchGauges {
     } catch (error) {
       log.error({ err: error }, 'could not read back the domains just looked up');
       return { ...summary, seen: [] };
+    }
+  }
+
+  /** Posts one digest of `alerts` in the watch channel; returns the messages posted. Never throws. */
+  async post(alerts: readonly Alert[], log: Logger = this.logger): Promise<number> {
+    let messages = 0;
+    const t = translator(this.settings.locale);
+    for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {
+      try {
+        await this.messages.post(this.settings.channelId, digest);
+        messages++;
+      } catch (error) {
+        log.error({ err: error }, 'could not post the watch digest');
+      }
+    }
+    return messages;
+  }
+
+  /** The registry's findings for one watched domain, if its answer is a day old; never throws. */
+  async #askRegistry(seen: WatchedDomain, providerExpiry: string | null, log: Logger): Promise<Alert[]> {
+    try {
+      const outcome = await this.registry?.refresh({ ...seen, watched: true }, providerExpiry, {
+        maxAgeMs: WATCH_MAX_AGE_MS,
+      });
+      return outcome?.alerts ?? [];
+    } catch (error) {
+      log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
+      return [];
     }
   }
 

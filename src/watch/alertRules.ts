@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Message } from '../i18n/Translator.js';
+import type { RegistryAlert } from '../rdap/registryFindings.js';
 import type { WatchedDomain, WatchFindings } from '../store/index.js';
 
 /** What one lookup of a watched domain found. */
@@ -33,7 +34,9 @@ export type Alert =
     }
   | { kind: 'not_found'; domain: string; unicode: string }
   | { kind: 'failing'; domain: string; unicode: string; failures: number; reason: string | Message }
-  | { kind: 'known_again'; domain: string; unicode: string };
+  | { kind: 'known_again'; domain: string; unicode: string }
+  /** The registry's word differs from the provider's, or changed (src/rdap). */
+  | RegistryAlert;
 
 export interface Decision {
   /** What to store: applied only if the row still holds what the run read. */

@@ -1,5 +1,6 @@
 import { type APIEmbed, roleMention } from 'discord.js';
 import type { MessageKey, Translator } from '../i18n/Translator.js';
+import { registryAlertLine, registryRank } from '../rdap/registryAlertLine.js';
 import { Colour } from '../replies/colours.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { Alert, FlagName } from './alertRules.js';
@@ -72,6 +73,8 @@ export function alertLine(alert: Alert, t: Translator): string {
         name: name(alert),
         reason: escapeUserText(t.render(alert.reason), 80),
       });
+    default:
+      return registryAlertLine(alert, name(alert), t);
   }
 }
 
@@ -90,6 +93,8 @@ function rank(alert: Alert): number {
       return 4;
     case 'known_again':
       return 5;
+    default:
+      return registryRank(alert);
   }
 }
 

@@ -14,6 +14,8 @@ export interface ExpiryResult {
   info?: DomainInfo;
   /** Already a short user-facing reason; wins over `info` when both are set. */
   error?: string;
+  /** Already in the reader's language, after the line (the registry's word: src/rdap/registryBeside.ts). */
+  note?: string;
 }
 
 export interface InvalidDomainInput {
@@ -115,7 +117,7 @@ function describeResult(
     group: days === null ? 1 : 0,
     days: days ?? 0,
     name: result.domain.unicode,
-    text: `${mark} **${name}** — ${when}${flagText}`,
+    text: `${mark} **${name}** — ${when}${flagText}${result.note ?? ''}`,
   };
 }
 

@@ -1,0 +1,66 @@
+import { translationOf } from '../defineMessages.js';
+
+/** The registry's word (RDAP) beside the provider's: digest lines and the /domain fields. */
+export const en = {
+  'rdap.alert.expiry_differs':
+    '📅 {name}: the registry says it expires {registry}, the provider {provider} ({earlier} is earlier)',
+  'rdap.alert.earlier_registry': "the registry's date",
+  'rdap.alert.earlier_provider': "the provider's date",
+  'rdap.alert.transfer_pending': '🚩 {name}: a transfer is pending at the registry ({statuses})',
+  'rdap.alert.held': '🚩 {name}: held or being deleted at the registry ({statuses})',
+  'rdap.alert.transfer_lock_off':
+    '🚩 {name}: the transfer lock is off at the registry (no client transfer prohibited any more)',
+  'rdap.alert.nameservers_changed': '🚩 {name}: nameservers changed at the registry: {from} → {to}',
+  'rdap.alert.unreadable': '⚠️ {name}: registry answer unreadable ({why})',
+
+  'rdap.info.registry_expires': 'Registry: expires',
+  'rdap.info.registry_status': 'Registry: status',
+  'rdap.info.read_at': 'read {when}',
+  'rdap.info.provider_read': "Provider's date read {when}",
+  'rdap.info.no_rdap': "the registry offers no RDAP: only the provider's date",
+  'rdap.info.not_found': 'the registry does not know this domain',
+  'rdap.info.unreadable': 'registry answer unreadable',
+  'rdap.info.not_asked': 'the registry could not be asked just now ({why})',
+  'rdap.info.no_date': 'no expiry date given',
+  'rdap.info.none': 'none',
+  'rdap.info.differs': "⚠️ differs from the provider's date",
+
+  'rdap.why.timeout': 'timeout',
+  'rdap.why.network': 'network',
+  'rdap.why.status': 'error answer',
+  'rdap.why.rate_limited': 'rate-limited',
+  'rdap.why.refused': 'not over https',
+  'rdap.why.busy': 'busy with other look-ups',
+} as const;
+
+export const de = translationOf(en)({
+  'rdap.alert.expiry_differs':
+    '📅 {name}: laut Registry läuft sie am {registry} ab, laut Provider am {provider} ({earlier} ist früher)',
+  'rdap.alert.earlier_registry': 'das Datum der Registry',
+  'rdap.alert.earlier_provider': 'das Datum des Providers',
+  'rdap.alert.transfer_pending': '🚩 {name}: bei der Registry ist ein Transfer im Gang ({statuses})',
+  'rdap.alert.held': '🚩 {name}: bei der Registry gesperrt oder in Löschung ({statuses})',
+  'rdap.alert.transfer_lock_off':
+    '🚩 {name}: die Transfersperre ist bei der Registry aufgehoben (kein client transfer prohibited mehr)',
+  'rdap.alert.nameservers_changed': '🚩 {name}: Nameserver bei der Registry geändert: {from} → {to}',
+  'rdap.alert.unreadable': '⚠️ {name}: Antwort der Registry unlesbar ({why})',
+
+  'rdap.info.registry_expires': 'Registry: läuft ab',
+  'rdap.info.registry_status': 'Registry: Status',
+  'rdap.info.read_at': 'gelesen {when}',
+  'rdap.info.provider_read': 'Datum des Providers gelesen {when}',
+  'rdap.info.no_rdap': 'die Registry bietet kein RDAP: nur das Datum des Providers',
+  'rdap.info.not_found': 'die Registry kennt diese Domain nicht',
+  'rdap.info.unreadable': 'Antwort der Registry unlesbar',
+  'rdap.info.not_asked': 'die Registry war gerade nicht zu erreichen ({why})',
+  'rdap.info.no_date': 'kein Ablaufdatum angegeben',
+  'rdap.info.none': 'keiner',
+  'rdap.info.differs': '⚠️ weicht vom Datum des Providers ab',
+
+  'rdap.why.timeout': 'Zeitüberschreitung',
+  'rdap.why.network': 'Netzwerk',
+  'rdap.why.status': 'Fehlerantwort',
+  'rdap.why.rate_limited': 'gedrosselt',
+  'rdap.why.refused': 'nicht über https',
+  'rdap.why.busy': 'mit anderen Abfragen beschäftigt',
+});

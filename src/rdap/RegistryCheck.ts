@@ -1,0 +1,160 @@
+import type { Logger } from '../logger.js';
+import type { RegistryRecord, Store } from '../store/index.js';
+import { RdapBootstrap } from './RdapBootstrap.js';
+import type { RdapClient, RdapFailure } from './RdapClient.js';
+import { type DomainObject, domainObjectSchema } from './rdapSchemas.js';
+import { decideRegistry, type RegistryAlert, type RegistryAnswer } from './registryFindings.js';
+
+const HOUR_MS = 3_600_000;
+/** A stored answer older than this is asked again on request. */
+export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
+/**
+ * The watch asks again once an answer is this old: a day, less the few minutes a daily run's start may
+ * vary by, so a run at 08:00 each day asks each time, and an hourly schedule still asks only once a day.
+ */
+export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
+/** How long someone in Discord waits for a registry, queue included, before the answer goes without it. */
+const URGENT_BUDGET_MS = 8_000;
+
+/** The registry's word for one domain as shown beside the provider's. */
+export interface RegistryView {
+  /** The stored answer after this look-up (possibly older, when asking failed). */
+  record: RegistryRecord | undefined;
+  /** Why the registry could not be asked or answer just now; absent when it did (or was not due). */
+  failed?: RdapFailure;
+}
+
+/** Findings of one look-up, for the digest, with what is stored now. */
+export interface RegistryOutcome extends RegistryView {
+  alerts: RegistryAlert[];
+}
+
+function keptFields(object: DomainObject, server: string): RegistryAnswer {
+  const expiration = object.events?.find((e) => e.eventAction.toLowerCase() === 'expiration');
+  let expiresAt: string | null = null;
+  if (expiration?.eventDate !== undefined) {
+    const instant = Date.parse(expiration.eventDate);
+    // A date that does not parse is no date: never guess one.
+    if (Number.isNaN(instant)) return { kind: 'unreadable', server, why: 'expiration date is not a date' };
+    expiresAt = new Date(instant).toISOString();
+  }
+  return {
+    kind: 'ok',
+    server,
+    expiresAt,
+    statuses: [...new Set((object.status ?? []).map((s) => s.toLowerCase().trim()))].sort(),
+    nameservers: [
+      ...new Set((object.nameservers ?? []).map((ns) => ns.ldhName.toLowerCase().replace(/\.$/, ''))),
+    ].sort(),
+    delegationSigned: object.secureDNS?.delegationSigned ?? null,
+  };
+}
+
+/**
+ * The registry's word (RDAP) beside the provider's: asks the registry a bootstrap file names for a
+ * domain, keeps RFC 9083's expiration, status, nameservers and delegationSigned, and decides what
+ * changed (registryFindings.ts), once, in the store.
+ */
+export class RegistryCheck {
+  readonly bootstrap: RdapBootstrap;
+
+  constructor(
+    private readonly store: Store,
+    private readonly client: RdapClient,
+    bootstrapUrl: string,
+    private readonly timeZone: string,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.bootstrap = new RdapBootstrap(store, client, bootstrapUrl, logger, now);
+  }
+
+  /** Whether a stored answer is old enough to ask again (`maxAgeMs`). */
+  due(record: RegistryRecord | undefined, maxAgeMs: number): boolean {
+    return record === undefined || this.now().getTime() - record.readAt.getTime() >= maxAgeMs;
+  }
+
+  async stored(domain: string): Promise<RegistryRecord | undefined> {
+    return (await this.store.registry.get([domain]))[0];
+  }
+
+  /** Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers. */
+  async ask(
+    domain: string,
+    options: { urgent?: boolean; signal?: AbortSignal } = {},
+  ): Promise<RegistryAnswer | { kind: 'failed'; why: RdapFailure }> {
+    const servers = await this.bootstrap.serversFor(domain);
+    if (servers.length === 0) return { kind: 'no_rdap' };
+    let failure: { kind: 'failed'; why: RdapFailure } = { kind: 'failed', why: 'network' };
+    for (const base of servers) {
+      const url = new URL(`domain/${encodeURIComponent(domain)}`, base);
+      const answer = await this.client.getJson(url, domainObjectSchema, options);
+      if (answer.kind === 'ok') return keptFields(answer.value, answer.server);
+      if (answer.kind === 'not_found' || answer.kind === 'unreadable') return answer;
+      failure = { kind: 'failed', why: answer.why };
+      if (answer.why === 'busy') break;
+    }
+    return failure;
+  }
+
+  /**
+   * Looks `domain` up if its stored answer is older than `maxAgeMs` and stores what changed; the alerts
+   * are what this call won the right to report (the conditional write), for a watched domain only.
+   */
+  async refresh(
+    domain: { domain: string; unicode: string; watched: boolean },
+    providerExpiry: string | null,
+    options: { maxAgeMs: number; urgent?: boolean },
+  ): Promise<RegistryOutcome> {
+    const previous = await this.stored(domain.domain);
+    if (!this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
+    const signal = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
+    const answer = await this.ask(domain.domain, {
+      urgent: options.urgent ?? false,
+      ...(signal ? { signal } : {}),
+    });
+    if (answer.kind === 'failed') return { record: previous, alerts: [], failed: answer.why };
+    const readAt = this.now();
+    const ownNameservers =
+      answer.kind === 'ok' && (await this.#sentByHostOps(domain.domain, answer.nameservers));
+    const { record, alerts } = decideRegistry({
+      domain: domain.domain,
+      unicode: domain.unicode,
+      previous,
+      answer,
+      providerExpiry,
+      timeZone: this.timeZone,
+      readAt,
+      ownNameservers,
+    });
+    const applied = await this.store.registry.record(record, previous?.version);
+    const now = applied
+      ? { ...record, version: (previous?.version ?? 0) + 1 }
+      : await this.stored(domain.domain);
+    return { record: now, alerts: applied && domain.watched ? alerts : [] };
+  }
+
+  /** Whether the apex NS records HostOps last sent for the domain (the DNS memory) are exactly `nameservers`. */
+  async #sentByHostOps(domain: string, nameservers: readonly string[]): Promise<boolean> {
+    try {
+      const sent = await this.store.dnsSets.latest(domain);
+      if (!sent) return false;
+      const records = JSON.parse(sent.records) as { name?: string; type?: string; content?: string }[];
+      const ns = [
+        ...new Set(
+          records
+            .filter((r) => r.type === 'NS' && (r.name === '@' || r.name === ''))
+            .map((r) => String(r.content).toLowerCase().replace(/\.$/, '')),
+        ),
+      ].sort();
+      return ns.length > 0 && ns.join(' ') === nameservers.join(' ');
+    } catch (error) {
+      this.logger.warn({ err: error, domain }, 'rdap: could not read the DNS memory');
+      return false;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

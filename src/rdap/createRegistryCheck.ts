@@ -1,0 +1,37 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/index.js';
+import { RdapClient, type RdapRequestEvent } from './RdapClient.js';
+import { RegistryCheck } from './RegistryCheck.js';
+
+/**
+ * The registry check as configured, or undefined with RDAP_CHECK=off (then nothing is ever sent to a
+ * registry). On the sandbox, its made-up registry stands in for IANA's bootstrap file.
+ */
+export function createRegistryCheck(options: {
+  config: Pick<Config, 'rdap' | 'hosting'>;
+  store: Store;
+  logger: Logger;
+  /** The sandbox's registry, when HOSTING_API_URL=sandbox. */
+  sandboxBootstrapUrl?: string | undefined;
+  onRequest?: (event: RdapRequestEvent) => void;
+  now?: () => Date;
+}): RegistryCheck | undefined {
+  const { config, store, logger } = options;
+  if (!config.rdap.enabled) return undefined;
+  const bootstrapUrl = options.sandboxBootstrapUrl ?? config.rdap.bootstrapUrl;
+  const client = new RdapClient({
+    maxPerServer: config.rdap.maxPerServer,
+    minIntervalMs: config.rdap.minIntervalMs,
+    allowHttp: new URL(bootstrapUrl).protocol === 'http:',
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  });
+  return new RegistryCheck(
+    store,
+    client,
+    bootstrapUrl,
+    config.hosting.timeZone,
+    logger.child({ component: 'rdap' }),
+    options.now,
+  );
+}
