@@ -190,6 +190,8 @@ export class RdapClient {
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
+        // Destroyed unread: the error it emits is expected, not news.
+        response.body.on('error', () => {});
         response.body.destroy();
         report('too_large');
         return { kind: 'body', text: '', tooLarge: true };
