@@ -107,7 +107,9 @@ export class RegistryCheck {
     options: { maxAgeMs: number; urgent?: boolean },
   ): Promise<RegistryOutcome> {
     const previous = await this.stored(domain.domain);
-    if (!this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
+    // A domain watched since its last look-up is due at once: its flags were never decided for the watch.
+    const unjudged = domain.watched && previous !== undefined && !previous.watched;
+    if (!unjudged && !this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
     const signal = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
     const answer = await this.ask(domain.domain, {
       urgent: options.urgent ?? false,
@@ -126,12 +128,13 @@ export class RegistryCheck {
       timeZone: this.timeZone,
       readAt,
       ownNameservers,
+      watched: domain.watched,
     });
     const applied = await this.store.registry.record(record, previous?.version);
     const now = applied
       ? { ...record, version: (previous?.version ?? 0) + 1 }
       : await this.stored(domain.domain);
-    return { record: now, alerts: applied && domain.watched ? alerts : [] };
+    return { record: now, alerts: applied ? alerts : [] };
   }
 
   /** Whether the apex NS records HostOps last sent for the domain (the DNS memory) are exactly `nameservers`. */

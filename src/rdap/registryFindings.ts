@@ -72,6 +72,8 @@ export function decideRegistry(input: {
   readAt: Date;
   /** True when the new nameservers are the ones HostOps sent (the DNS memory). */
   ownNameservers: boolean;
+  /** Whether the domain is watched: only then are flags decided and findings reported. */
+  watched: boolean;
 }): { record: NewRegistryRecord; alerts: RegistryAlert[] } {
   const { domain, unicode, previous, answer, providerExpiry, timeZone, readAt } = input;
   const base = { domain, unicode };
@@ -87,6 +89,7 @@ export function decideRegistry(input: {
     nameservers: null,
     delegationSigned: null,
     flags,
+    watched: true,
   };
   if (answer.kind === 'unreadable') {
     // What was last read stays: an unreadable answer is no news about the domain.
@@ -128,6 +131,13 @@ export function decideRegistry(input: {
   }
   if (answer.kind === 'not_found' || answer.kind === 'no_rdap') {
     // Nothing to compare; what was seen before is forgotten with it.
+  }
+  if (!input.watched) {
+    // Not watched: the answer is kept for the next request, the watch's flags and findings stay as they were.
+    return {
+      record: { ...record, flags: previous?.flags ?? [], watched: previous?.watched ?? false },
+      alerts: [],
+    };
   }
   const was = new Set(previous?.flags ?? []);
   for (const flag of flags) {

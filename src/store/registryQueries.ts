@@ -32,6 +32,7 @@ export function registryQueries(db: Kysely<Database>): Store['registry'] {
         nameservers: json(record.nameservers),
         delegation_signed: record.delegationSigned === null ? null : record.delegationSigned ? 1 : 0,
         flags: JSON.stringify(record.flags),
+        watched: record.watched ? 1 : 0,
       };
       if (previousVersion === undefined) {
         const inserted = await db
@@ -84,6 +85,7 @@ function toRecord(row: Selectable<RegistryAnswersTable>): RegistryRecord {
     nameservers: row.nameservers === null ? null : (JSON.parse(row.nameservers) as string[]),
     delegationSigned: row.delegation_signed === null ? null : row.delegation_signed === 1,
     flags: JSON.parse(row.flags) as RegistryFlag[],
+    watched: Number(row.watched) === 1,
     version: Number(row.version),
   };
 }

@@ -29,6 +29,11 @@ export interface RegistryRecord {
   delegationSigned: boolean | null;
   /** The flags set after this answer. */
   flags: RegistryFlag[];
+  /**
+   * Whether the flags were decided for the watch: a look-up of a domain that was not watched at the time
+   * leaves them as they were, and the watch asks again once the domain is watched.
+   */
+  watched: boolean;
   /** Raised with every write: what a conditional update compares. */
   version: number;
 }

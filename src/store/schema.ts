@@ -124,6 +124,7 @@ export interface RegistryAnswersTable {
   nameservers: string | null;
   delegation_signed: number | null;
   flags: string;
+  watched: number;
   version: number;
 }
 

@@ -31,6 +31,7 @@ function startConsole(): { child: ChildProcessWithoutNullStreams; output: () => 
       LANG: 'C',
       NO_COLOR: '1',
       HOSTING_API_URL: t.api.url,
+      RDAP_CHECK: 'off',
       HOSTING_API_TOKEN: t.api.token,
       DATABASE_URL: databaseUrl,
     },

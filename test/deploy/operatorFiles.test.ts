@@ -11,6 +11,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { publicAnswer } from '../support/e2eHelpers.js';
+import { bootstrapFile, domainObject, FakeRdapServer } from '../support/FakeRdapServer.js';
 import { freePort } from '../support/spawnBot.js';
 import { startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -97,10 +98,22 @@ function exported(scrape: string): Map<string, Set<string>> {
 
 let t: TestBot;
 let scrape: string;
+let registry: FakeRdapServer;
 
 beforeAll(async () => {
   const port = await freePort();
+  // A registry (RDAP, plain http: its bootstrap URL is http) that disagrees with the provider about
+  // soon.example, so the registry's series are in the scrape as the rules read them.
+  registry = await FakeRdapServer.start();
+  registry.responder = (path) =>
+    path === '/dns.json' ? { body: bootstrapFile([[['example'], [registry.base]]]) } : undefined;
+  registry.domains.set('soon.example', {
+    body: domainObject('soon.example', { expires: '2040-01-01T00:00:00Z', status: ['pending transfer'] }),
+  });
   t = await startTestBot({
+    RDAP_CHECK: 'on',
+    RDAP_BOOTSTRAP_URL: `${registry.origin}/dns.json`,
+    RDAP_MIN_INTERVAL_MS: '0',
     WATCH_CHANNEL_ID: WATCH_CHANNEL,
     WATCH_SCHEDULE: '0 8 * * *',
     HTTP_PORT: String(port),
@@ -143,6 +156,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
+  await registry?.stop();
 });
 
 describe('deploy/prometheus/hostops.rules.yml', () => {
@@ -237,9 +251,30 @@ describe('the scrape', () => {
     expect(scrape).toMatch(/^hostops_watch_domain_flag\{domain="moved\.example",flag="inactive"\} 1$/m);
     expect(scrape).toMatch(/^hostops_watch_domain_flag\{domain="gone\.example",flag="not_found"\} 1$/m);
     expect(scrape).toMatch(/^hostops_watch_domain_failures\{domain="broken\.example"\} 1$/m);
-    expect(scrape).not.toMatch(/^hostops_watch_domain_flag\{domain="soon\.example"/m);
+    // The provider's flags; the registry's (registry_…) are the next test's.
+    expect(scrape).not.toMatch(/^hostops_watch_domain_flag\{domain="soon\.example",flag="(?!registry_)/m);
     expect(scrape).toMatch(/^hostops_watch_schedule_interval_seconds 86400$/m);
     expect(scrape).toMatch(/^hostops_watch_lead_time_seconds 2592000$/m);
+  });
+
+  it('exports the registry as the rules read it: its expiry, its findings as flags, its requests', () => {
+    expect(scrape).toMatch(
+      /^hostops_watch_domain_registry_expiry_timestamp_seconds\{domain="soon\.example"\} 2208988800$/m,
+    );
+    expect(scrape).toMatch(
+      /^hostops_watch_domain_flag\{domain="soon\.example",flag="registry_transfer_pending"\} 1$/m,
+    );
+    expect(scrape).toMatch(
+      /^hostops_watch_domain_flag\{domain="soon\.example",flag="registry_expiry_differs"\} 1$/m,
+    );
+    expect(scrape).toMatch(/^hostops_watch_alerts_total\{kind="registry_transfer_pending"\} 1$/m);
+    expect(scrape).toMatch(
+      new RegExp(
+        `^hostops_rdap_requests_total\\{server="${registry.origin.replaceAll('.', '\\.')}",status="200"\\} \\d+$`,
+        'm',
+      ),
+    );
+    expect(scrape).toMatch(/^hostops_rdap_request_duration_seconds_count \d+$/m);
   });
 
   it.skipIf(!promtool)('passes promtool check metrics for HostOps’ own metrics', () => {

@@ -35,6 +35,8 @@ export function startConsoleProcess(args: readonly string[], options: ConsoleOpt
       USER: 'tester',
       NO_COLOR: '1',
       LANG: 'C',
+      // Off unless a test asks for it (with test/support/FakeRdapServer.ts): nothing leaves for a registry.
+      RDAP_CHECK: 'off',
       ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -149,6 +149,8 @@ export function baseEnv(discord: FakeDiscord, api: FakeHostingApi, port: number)
     // Off unless a test asks for it (with test/support/FakeDnsServer.ts): no test depends on the
     // machine's resolvers, and the /server rdns prompt is the first response.
     RDNS_FORWARD_CHECK: 'off',
+    // Off unless a test asks for it (with test/support/FakeRdapServer.ts): nothing leaves for a registry.
+    RDAP_CHECK: 'off',
   };
 }
 

@@ -101,6 +101,8 @@ export async function startTestBot(
     // Off unless a test asks for it (with a local DNS server: test/support/FakeDnsServer.ts), so the
     // /server rdns prompt is a plain reply and no test depends on the machine's resolvers.
     RDNS_FORWARD_CHECK: 'off',
+    // Off unless a test asks for it (with test/support/FakeRdapServer.ts): nothing leaves for a registry.
+    RDAP_CHECK: 'off',
     ...env,
   });
   for (const secret of [config.hosting.token, config.discord.token]) logs.secrets.add(secret);

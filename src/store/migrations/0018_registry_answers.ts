@@ -19,6 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('nameservers', 'text')
     .addColumn('delegation_signed', 'integer')
     .addColumn('flags', 'text', (col) => col.notNull().defaultTo('[]'))
+    // 1 when the flags were decided for the watch (see RegistryRecord.watched)
+    .addColumn('watched', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('version', 'integer', (col) => col.notNull().defaultTo(1))
     .execute();
 }
