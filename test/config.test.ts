@@ -58,6 +58,10 @@ const SAMPLES: Record<string, string | undefined> = {
   DISCORD_PUBLIC_KEY: 'AB'.repeat(32),
   INTERACTIONS_UNREADY_MS: '500',
   CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef',
+  RDAP_CHECK: 'off',
+  RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:8099/dns.json',
+  RDAP_MAX_PER_SERVER: '2',
+  RDAP_MIN_INTERVAL_MS: '250',
 };
 
 /** Variables a sample needs beside it to be valid at all (set in the comparison's base too). */
@@ -212,6 +216,12 @@ describe('parseConfig', () => {
         maxDomains: 2500,
       },
       dns: { servers: ['127.0.0.1:5353', '[::1]:53', '9.9.9.9'], forwardCheck: 'require' },
+      rdap: {
+        enabled: false,
+        bootstrapUrl: 'http://127.0.0.1:8099/dns.json',
+        maxPerServer: 2,
+        minIntervalMs: 250,
+      },
       botLocale: 'de',
       logLevel: 'debug',
     });
@@ -288,6 +298,10 @@ describe('parseConfig', () => {
     ['DNS_SERVERS', 'dns.example.net', 'resolver addresses'],
     ['DNS_SERVERS', '9.9.9.9:70000', 'resolver addresses'],
     ['RDNS_FORWARD_CHECK', 'strict', 'warn'],
+    ['RDAP_CHECK', 'yes', 'on'],
+    ['RDAP_BOOTSTRAP_URL', 'ftp://data.iana.org/rdap/dns.json', 'http'],
+    ['RDAP_MAX_PER_SERVER', '0', '>=1'],
+    ['RDAP_MIN_INTERVAL_MS', '-5', 'whole number'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);
