@@ -48,6 +48,11 @@ export const CONSOLE_VARIABLES = [
   'WATCH_LEAD_DAYS',
   'WATCH_CONCURRENCY',
   'WATCH_MAX_DOMAINS',
+  // The registry's word beside the provider's in /domain info and expiry, and in /watch check.
+  'RDAP_CHECK',
+  'RDAP_BOOTSTRAP_URL',
+  'RDAP_MAX_PER_SERVER',
+  'RDAP_MIN_INTERVAL_MS',
 ] as const;
 
 /**

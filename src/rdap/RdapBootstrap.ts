@@ -6,6 +6,8 @@ import { SHIPPED_BOOTSTRAP } from './shippedBootstrap.js';
 
 const STORED_KEY = 'rdap.bootstrap';
 const DAY_MS = 86_400_000;
+/** After a failed fetch, the next try: soon enough that a start without network heals the same day. */
+const RETRY_MS = 3_600_000;
 /** IANA's file is ≈ 100 KB. */
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -49,21 +51,21 @@ export class RdapBootstrap {
 
   /**
    * The base URLs for `domain` (ASCII), longest label match first (RFC 9224 §4); empty when its
-   * registry offers no RDAP.
+   * registry offers no RDAP; undefined when that is not known (only the shipped copy is held, and it
+   * does not name the TLD).
    */
-  async serversFor(domain: string): Promise<string[]> {
-    const { servers } = await this.#current();
+  async serversFor(domain: string): Promise<string[] | undefined> {
+    const { servers, stored } = await this.#current();
     const labels = domain.toLowerCase().replace(/\.$/, '').split('.');
     for (let i = 1; i < labels.length; i++) {
       const found = servers.get(labels.slice(i).join('.'));
       if (found) return found.filter((u) => URL.canParse(u) && this.client.allowed(new URL(u)));
     }
-    return [];
+    return stored.fetchedAt === undefined ? undefined : [];
   }
 
   async #current(): Promise<{ stored: StoredBootstrap; servers: ServerTable }> {
-    const due = (stored: StoredBootstrap) =>
-      stored.url !== this.url || this.now().getTime() - stored.triedAt >= DAY_MS;
+    const due = (stored: StoredBootstrap) => this.#due(stored);
     if (this.#loaded && !due(this.#loaded.stored)) return this.#loaded;
     this.#refreshing ??= this.#refresh().finally(() => {
       this.#refreshing = undefined;
@@ -74,7 +76,7 @@ export class RdapBootstrap {
 
   async #refresh(): Promise<void> {
     let stored = await this.#read();
-    if (stored && stored.url === this.url && this.now().getTime() - stored.triedAt < DAY_MS) {
+    if (stored && !this.#due(stored)) {
       this.#loaded = { stored, servers: table(stored.file) };
       return;
     }
@@ -96,6 +98,13 @@ export class RdapBootstrap {
     } catch (error) {
       this.logger.warn({ err: error }, 'rdap: could not store the bootstrap file');
     }
+  }
+
+  /** Refreshed at most daily; after a failed try, again within the hour; at once for another URL. */
+  #due(stored: StoredBootstrap): boolean {
+    if (stored.url !== this.url) return true;
+    const fresh = stored.fetchedAt !== undefined && stored.fetchedAt === stored.triedAt;
+    return this.now().getTime() - stored.triedAt >= (fresh ? DAY_MS : RETRY_MS);
   }
 
   async #read(): Promise<StoredBootstrap | undefined> {

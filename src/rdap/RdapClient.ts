@@ -32,7 +32,15 @@ export interface RdapClientOptions {
 }
 
 /** Why a request brought no usable answer. */
-export type RdapFailure = 'timeout' | 'network' | 'status' | 'rate_limited' | 'refused' | 'busy';
+export type RdapFailure =
+  | 'timeout'
+  | 'network'
+  | 'status'
+  | 'rate_limited'
+  | 'refused'
+  | 'busy'
+  /** The bootstrap file could not be fetched and the shipped copy does not name the TLD. */
+  | 'no_bootstrap';
 
 export type RdapFetch<T> =
   | { kind: 'ok'; server: string; value: T }

@@ -84,6 +84,7 @@ export class RegistryCheck {
     options: { urgent?: boolean; signal?: AbortSignal } = {},
   ): Promise<RegistryAnswer | { kind: 'failed'; why: RdapFailure }> {
     const servers = await this.bootstrap.serversFor(domain);
+    if (servers === undefined) return { kind: 'failed', why: 'no_bootstrap' };
     if (servers.length === 0) return { kind: 'no_rdap' };
     let failure: { kind: 'failed'; why: RdapFailure } = { kind: 'failed', why: 'network' };
     for (const base of servers) {

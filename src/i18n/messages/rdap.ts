@@ -31,6 +31,7 @@ export const en = {
   'rdap.why.rate_limited': 'rate-limited',
   'rdap.why.refused': 'not over https',
   'rdap.why.busy': 'busy with other look-ups',
+  'rdap.why.no_bootstrap': 'the list of registries could not be fetched',
 } as const;
 
 export const de = translationOf(en)({
@@ -63,4 +64,5 @@ export const de = translationOf(en)({
   'rdap.why.rate_limited': 'gedrosselt',
   'rdap.why.refused': 'nicht über https',
   'rdap.why.busy': 'mit anderen Abfragen beschäftigt',
+  'rdap.why.no_bootstrap': 'die Liste der Registries war nicht abrufbar',
 });
