@@ -22,7 +22,10 @@ export function createRegistryCheck(options: {
   const bootstrapUrl = options.sandboxBootstrapUrl ?? config.rdap.bootstrapUrl;
   const client = new RdapClient({
     maxPerServer: config.rdap.maxPerServer,
-    minIntervalMs: config.rdap.minIntervalMs,
+    // The sandbox's registry is our own, in this process: no registry's limits to respect there.
+    minIntervalMs: options.sandboxBootstrapUrl
+      ? Math.min(config.rdap.minIntervalMs, 50)
+      : config.rdap.minIntervalMs,
     allowHttp: new URL(bootstrapUrl).protocol === 'http:',
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });

@@ -1,0 +1,47 @@
+// One server's gate: concurrency, spacing, a pause (Retry-After), urgent requests first, a wait given up.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { ServerGate } from '../../src/rdap/ServerGate.js';
+
+describe('ServerGate', () => {
+  it('never runs more than its limit at once, and starts them its interval apart', async () => {
+    const gate = new ServerGate(2, 30);
+    let running = 0;
+    let peak = 0;
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        gate.run(async () => {
+          starts.push(performance.now());
+          peak = Math.max(peak, ++running);
+          await sleep(50);
+          running--;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+    for (let i = 1; i < starts.length; i++) {
+      expect((starts[i] as number) - (starts[i - 1] as number)).toBeGreaterThanOrEqual(29);
+    }
+  });
+
+  it('urgent requests go before the waiting ones; a wait can be given up; a pause holds every start', async () => {
+    const gate = new ServerGate(1, 0);
+    const order: string[] = [];
+    let release: () => void = () => {};
+    const first = gate.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const patient = gate.run(async () => void order.push('patient'));
+    const abandoned = new AbortController();
+    const given = gate.run(async () => void order.push('abandoned'), { signal: abandoned.signal });
+    const urgent = gate.run(async () => void order.push('urgent'), { urgent: true });
+    expect(gate.waiting).toBe(3);
+    abandoned.abort(new Error('gave up'));
+    await expect(given).rejects.toThrow('gave up');
+    gate.pause(80);
+    const paused = performance.now();
+    release();
+    await Promise.all([first, patient, urgent]);
+    expect(order).toEqual(['urgent', 'patient']);
+    expect(performance.now() - paused).toBeGreaterThanOrEqual(75);
+  });
+});
