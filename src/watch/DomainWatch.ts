@@ -96,6 +96,8 @@ export interface RunSummary {
 export class DomainWatch implements WatchGauges {
   /** Every lookup of this process, scheduled run or new domains, shares WATCH_CONCURRENCY. */
   readonly #limit: ReturnType<typeof pLimit>;
+  /** The registry look-ups of newly added domains still under way (see run). */
+  readonly #registryTails = new Set<Promise<number>>();
   /** Expiry date → its instant: a scrape converts each distinct date once, not each domain every time. */
   readonly #instants = new Map<string, number>();
 
@@ -229,6 +231,7 @@ export class DomainWatch implements WatchGauges {
     // The registry is asked beside, never inside, the provider's share (WATCH_CONCURRENCY): its pace is
     // each RDAP server's own (src/rdap/ServerGate.ts).
     const registryChecks: Promise<void>[] = [];
+    const registryAlerts: Alert[] = [];
     await Promise.all(
       domains.map((seen) =>
         limit(async () => {
@@ -243,14 +246,24 @@ export class DomainWatch implements WatchGauges {
           if (this.registry) {
             const providerExpiry = observation.kind === 'ok' ? observation.expiryDate : seen.expiryDate;
             registryChecks.push(
-              this.#askRegistry(seen, providerExpiry, log).then((a) => void alerts.push(...a)),
+              this.#askRegistry(seen, providerExpiry, log).then((a) => void registryAlerts.push(...a)),
             );
           }
         }),
       ),
     );
-    await Promise.all(registryChecks);
-    const messages = await this.post(alerts, log);
+    let messages = await this.post(alerts, log);
+    // The provider's digest does not wait for the registries' pace (a server allows one request a second
+    // by default): their findings follow in a digest of their own. A look at newly added domains answers
+    // without them; they come when the registries have answered.
+    const registryDigest = Promise.all(registryChecks).then(() => this.post(registryAlerts, log));
+    if (trigger === 'added') {
+      this.#registryTails.add(registryDigest);
+      void registryDigest.finally(() => this.#registryTails.delete(registryDigest));
+    } else {
+      messages += await registryDigest;
+      alerts.push(...registryAlerts);
+    }
     const outcome = failed === 0 ? 'ok' : failed === domains.length ? 'failed' : 'partial';
     const summary = {
       checked: domains.length,
@@ -282,6 +295,11 @@ export class DomainWatch implements WatchGauges {
       log.error({ err: error }, 'could not read back the domains just looked up');
       return { ...summary, seen: [] };
     }
+  }
+
+  /** Resolves once the registry look-ups of newly added domains have finished and their digest is out. */
+  async registrySettled(): Promise<void> {
+    await Promise.all([...this.#registryTails]);
   }
 
   /** Posts one digest of `alerts` in the watch channel; returns the messages posted. Never throws. */
