@@ -27,6 +27,7 @@ import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
+import { rdap } from './metrics/rdap.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
 import { scrape } from './metrics/scrape.js';
@@ -52,6 +53,7 @@ const METRICS = [
   replicas,
   claims,
   watch,
+  rdap,
   dnsDiff,
   dnsLookup,
   rdnsAck,
