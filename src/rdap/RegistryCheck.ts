@@ -118,8 +118,12 @@ export class RegistryCheck {
     });
     if (answer.kind === 'failed') return { record: previous, alerts: [], failed: answer.why };
     const readAt = this.now();
+    // The DNS memory is read only when the nameservers differ from the last ones seen.
+    const before = previous?.nameservers;
+    const changed =
+      answer.kind === 'ok' && before != null && before.join(' ') !== answer.nameservers.join(' ');
     const ownNameservers =
-      answer.kind === 'ok' && (await this.#sentByHostOps(domain.domain, answer.nameservers));
+      answer.kind === 'ok' && changed && (await this.#sentByHostOps(domain.domain, answer.nameservers));
     const { record, alerts } = decideRegistry({
       domain: domain.domain,
       unicode: domain.unicode,

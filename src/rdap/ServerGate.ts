@@ -15,6 +15,11 @@ export class ServerGate {
   #notBefore = 0;
   readonly #queue: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * Added to the interval after a 429 (a server counts arrivals, which jitter on their way there): 5 % of
+   * the interval per 429, up to a whole interval more, wearing off by 1 % of itself per start.
+   */
+  #extraMs = 0;
 
   constructor(
     private readonly max: number,
@@ -26,9 +31,10 @@ export class ServerGate {
     return this.#queue.length;
   }
 
-  /** Nothing starts for `ms` from now (a 429's Retry-After). */
+  /** Nothing starts for `ms` from now (a 429's Retry-After), and starts are spaced a little wider. */
   pause(ms: number): void {
     this.#notBefore = Math.max(this.#notBefore, performance.now() + ms);
+    this.#extraMs = Math.min(this.intervalMs, this.#extraMs + this.intervalMs * 0.05);
   }
 
   /**
@@ -84,7 +90,8 @@ export class ServerGate {
       }
       const waiter = this.#queue.shift() as Waiter;
       this.#active++;
-      this.#notBefore = now + this.intervalMs;
+      this.#notBefore = now + this.intervalMs + this.#extraMs;
+      this.#extraMs *= 0.99;
       waiter.start();
     }
   }
