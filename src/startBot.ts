@@ -156,6 +156,8 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       const drained = await runtime.drain(Math.max(0, graceMs - (performance.now() - started)));
       await delivery.close();
       housekeeping.stop();
+      // A run waiting on the registries' pace (hours for a long list) must not hold up the shutdown.
+      runtime.registry?.stop();
       await scheduler?.stop();
       await runtime.close(drained);
       await http?.close();

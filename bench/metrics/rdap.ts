@@ -10,6 +10,7 @@
 // registry's digest has lines.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -219,6 +220,7 @@ export const rdap: Metric = {
     const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
     const { logger } = createLogger({ level: LOG_LEVEL, destination: discard });
     const today = DateTime.now().setZone(ZONE).startOf('day');
+    const loadBefore = loadavg()[0] ?? 0;
     const fakes = await forkFakes(today.toISODate() ?? '');
     const { bootstrapUrl } = fakes;
 
@@ -307,6 +309,7 @@ export const rdap: Metric = {
         details: [
           `${size} watched domains (BENCH_RDAP_DOMAINS), ${DOMAINS / SERVERS} per registry; each of ${SERVERS} fake RDAP servers (plain http: the bootstrap URL is http) answers in ${RDAP_MS} ms and allows ${PER_SECOND} requests in any second, 429 with Retry-After: 1 beyond; HostOps at RDAP_MIN_INTERVAL_MS=${MIN_INTERVAL_MS}, RDAP_MAX_PER_SERVER=${MAX_PER_SERVER}`,
           `with the registry: run ${ms(on.summary.durationMs)} (outcome ${on.summary.outcome}) against the ideal ${ms(ideal)}; ${requests} registry requests, ${tooMany} answered 429; requests in flight per server at most ${peaks.join('/')}; closest two starts at one server ${spacing.toFixed(1)} ms apart (arrival at the fake); ${findings} registry findings (one domain in a hundred is a month off), ${on.summary.messages} digest messages`,
+          `machine load (1-minute average, 2 cores shared): ${loadBefore.toFixed(1)} before the runs, ${(loadavg()[0] ?? 0).toFixed(1)} after`,
           `the provider's side: its last answer ${ms(on.providerMs)} after the start with the registry, ${ms(off.providerMs)} with RDAP_CHECK=off (${off.lookups} and ${on.lookups} lookups; ${offRequests} registry requests in the off run); the ideal ${ms((DOMAINS / CONCURRENCY) * API_MS)}`,
         ],
       };

@@ -71,6 +71,8 @@ export class RdapClient {
   readonly #maxRedirects: number;
   readonly #maxRetries: number;
   readonly #maxRetryAfterMs: number;
+  /** Aborted by stop(): every wait for a turn and every request in flight ends at once. */
+  readonly #stopping = new AbortController();
 
   constructor(private readonly options: RdapClientOptions) {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
@@ -110,6 +112,9 @@ export class RdapClient {
     schema: S,
     options: { signal?: AbortSignal; urgent?: boolean; maxBytes?: number } = {},
   ): Promise<RdapFetch<z.output<S>>> {
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.#stopping.signal])
+      : this.#stopping.signal;
     let current = url;
     let redirects = 0;
     let retries = 0;
@@ -119,9 +124,12 @@ export class RdapClient {
       const gate = this.gate(server);
       let answer: Once;
       try {
-        answer = await gate.run(() => this.#once(current, options.maxBytes ?? this.#maxBytes), options);
+        answer = await gate.run(() => this.#once(current, options.maxBytes ?? this.#maxBytes), {
+          ...(options.urgent ? { urgent: true } : {}),
+          signal,
+        });
       } catch (error) {
-        if (options.signal?.aborted) return { kind: 'failed', server, why: 'busy' };
+        if (signal.aborted) return { kind: 'failed', server, why: 'busy' };
         throw error;
       }
       if (answer.kind === 'status') {
@@ -188,7 +196,7 @@ export class RdapClient {
         dispatcher: this.#agent,
         method: 'GET',
         headers: { accept: ACCEPT },
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#stopping.signal]),
       });
       const status = response.statusCode;
       if (status !== 200) {
@@ -225,7 +233,13 @@ export class RdapClient {
     }
   }
 
+  /** Ends every wait and request at once (shutdown): they end as failed, nothing is stored of them. */
+  stop(): void {
+    this.#stopping.abort(new Error('the RDAP client is stopping'));
+  }
+
   async close(): Promise<void> {
+    this.stop();
     await this.#agent.close();
   }
 }

@@ -162,6 +162,11 @@ export class RegistryCheck {
     }
   }
 
+  /** Ends the look-ups under way and waiting (shutdown): a watch run waiting on registries ends now. */
+  stop(): void {
+    this.client.stop();
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

@@ -181,6 +181,18 @@ describe('RdapClient', () => {
     expect(events.map((e) => e.status)).toContain('429');
   });
 
+  it('stop() ends a wait for a Retry-After at once (a shutdown is not held up by a registry)', async () => {
+    registry.responder = () => ({ status: 429, headers: { 'retry-after': '30' } });
+    const c = client();
+    const started = performance.now();
+    const waiting = c.getJson(domainUrl(registry, 'later.alpha'), domainObjectSchema);
+    await new Promise((r) => setTimeout(r, 200));
+    c.stop();
+    expect(await waiting).toMatchObject({ kind: 'failed', why: 'busy' });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(registry.paths).toEqual(['/rdap/domain/later.alpha']);
+  });
+
   it('keeps each server within its concurrency and spacing, whatever is asked at once', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `d${i}.alpha`);
     for (const name of names) {
