@@ -2,6 +2,9 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Store } from '../store/index.js';
 import type { RdapRequestEvent } from './RdapClient.js';
 
+/** Watched domains read per store query when the registry's expiry gauge is scraped. */
+const PAGE = 500;
+
 /**
  * The registry check's metrics: every request to an RDAP server by server and status, their latency,
  * and the registry's expiry of each watched domain (read from the store at the scrape, so every replica
@@ -40,9 +43,18 @@ export class RdapMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const { domain, expiresAt } of (await readStore(() => store.registry.expiries())) ?? []) {
-          const instant = Date.parse(expiresAt);
-          if (!Number.isNaN(instant)) this.set({ domain }, instant / 1000);
+        // A page at a time, the event loop given back between pages.
+        let after: string | undefined;
+        for (;;) {
+          const page = await readStore(() => store.registry.expiries(after, PAGE));
+          if (page === undefined) return this.reset();
+          for (const { domain, expiresAt } of page) {
+            const instant = Date.parse(expiresAt);
+            if (!Number.isNaN(instant)) this.set({ domain }, instant / 1000);
+          }
+          after = page.at(-1)?.domain;
+          if (page.length < PAGE || after === undefined) return;
+          await new Promise((resolve) => setImmediate(resolve));
         }
       },
     });

@@ -366,8 +366,8 @@ export interface Store {
     record(record: NewRegistryRecord, previousVersion: number | undefined): Promise<boolean>;
     /** Watched domains with a registry flag set. */
     flagged(): Promise<{ domain: string; flags: RegistryFlag[] }[]>;
-    /** Watched domains whose registry expiry is known, by name. */
-    expiries(): Promise<{ domain: string; expiresAt: string }[]>;
+    /** A page of the watched domains whose registry expiry is known, by name: `limit` after `after`. */
+    expiries(after: string | undefined, limit: number): Promise<{ domain: string; expiresAt: string }[]>;
   };
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh), at `now` or else by the store's clock. */

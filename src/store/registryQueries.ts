@@ -1,8 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { chunksOf } from './chunksOf.js';
 import type { RegistryFlag, RegistryOutcome, RegistryRecord } from './registryTypes.js';
 import type { Store } from './Store.js';
 import type { Database, RegistryAnswersTable } from './schema.js';
+
+// The predicate of the partial index registry_answers_flagged (migration 0018), word for word.
+const FLAGGED = sql<boolean>`flags <> '[]'`;
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -56,18 +59,20 @@ export function registryQueries(db: Kysely<Database>): Store['registry'] {
         .selectFrom('registry_answers')
         .innerJoin('watched_domains', 'watched_domains.domain', 'registry_answers.domain')
         .select(['registry_answers.domain', 'registry_answers.flags'])
-        .where('registry_answers.flags', '<>', '[]')
+        .where(FLAGGED)
         .execute();
       return rows.map((row) => ({ domain: row.domain, flags: JSON.parse(row.flags) as RegistryFlag[] }));
     },
 
-    async expiries() {
+    async expiries(after, limit) {
       const rows = await db
         .selectFrom('registry_answers')
         .innerJoin('watched_domains', 'watched_domains.domain', 'registry_answers.domain')
         .select(['registry_answers.domain', 'registry_answers.expires_at'])
         .where('registry_answers.expires_at', 'is not', null)
+        .$if(after !== undefined, (qb) => qb.where('registry_answers.domain', '>', after as string))
         .orderBy('registry_answers.domain')
+        .limit(limit)
         .execute();
       return rows.map((row) => ({ domain: row.domain, expiresAt: row.expires_at as string }));
     },

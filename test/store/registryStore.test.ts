@@ -75,7 +75,10 @@ describe.each(STORE_ENGINES)('registry answers on $engine', ({ freshUrl }) => {
       { domain: 'a.example', flags: ['transfer_lock_off'] },
       { domain: 'c.example', flags: ['held', 'unreadable'] },
     ]);
-    expect(await store.registry.expiries()).toEqual([
+    expect(await store.registry.expiries('a.example', 10)).toEqual([
+      { domain: 'c.example', expiresAt: '2031-08-13T04:00:00.000Z' },
+    ]);
+    expect(await store.registry.expiries(undefined, 10)).toEqual([
       { domain: 'a.example', expiresAt: '2031-08-13T04:00:00.000Z' },
       { domain: 'c.example', expiresAt: '2031-08-13T04:00:00.000Z' },
     ]);
