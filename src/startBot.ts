@@ -30,6 +30,8 @@ export interface BotDeps {
   generatePassword?: () => string;
   now?: () => Date;
   readBackDelaysMs?: readonly number[];
+  /** How long a scrape (/metrics) and a calendar (its URL) may take to be read before the connection is cut. */
+  sendDeadlinesMs?: { scrape: number; calendar: number };
 }
 
 export interface Bot {
@@ -125,6 +127,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
           metrics,
           logger,
           metricsToken: config.http.metricsToken,
+          ...(deps.sendDeadlinesMs ? { scrapeDeadlineMs: deps.sendDeadlinesMs.scrape } : {}),
         })
       : undefined;
   const calendarHttp =
@@ -134,6 +137,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
           port: config.calendar.port,
           logger,
           counted: (status) => metrics.operatorRequest('calendar', status),
+          ...(deps.sendDeadlinesMs ? { deadlineMs: deps.sendDeadlinesMs.calendar } : {}),
           feed: {
             token: config.calendar.token,
             stamp: () => watch.changeStamp(),

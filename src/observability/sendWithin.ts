@@ -4,16 +4,17 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
- * Writes `chunks` as the client reads them, and cuts the connection if the response is not sent by
- * `deadline` (performance.now() time): a client that never reads holds its socket and the pieces for
- * that long at most. True when the whole response was sent.
+ * Writes `chunks` as the client reads them, and cuts the connection if they are not all sent within
+ * `deadlineMs`: a client that never reads holds its socket and the pieces for that long at most. (Counted
+ * from the first byte: the render before it is HostOps' own work, shared, and bounded by the data.) True
+ * when the whole response was sent.
  */
 export async function sendWithin(
   res: ServerResponse,
   chunks: readonly Buffer[],
-  deadline: number,
+  deadlineMs: number,
 ): Promise<boolean> {
-  const timer = setTimeout(() => res.destroy(), Math.max(0, deadline - performance.now()));
+  const timer = setTimeout(() => res.destroy(), deadlineMs);
   try {
     await pipeline(Readable.from(chunks, { objectMode: false }), res);
     return true;

@@ -49,7 +49,6 @@ export async function startCalendarServer(options: {
   const deadlineMs = options.deadlineMs ?? CALENDAR_DEADLINE_MS;
   const tokenMatches = secretCheck(feed.token);
   const server: Server = createServer((req, res) => {
-    const arrived = performance.now();
     const token = CALENDAR_PATH.exec((req.url ?? '/').split('?', 1)[0] ?? '')?.[1];
     if ((req.method !== 'GET' && req.method !== 'HEAD') || token === undefined || !tokenMatches(token)) {
       // A wrong token looks like any other unknown path.
@@ -74,7 +73,7 @@ export async function startCalendarServer(options: {
       const calendar = await feed.calendar();
       const rendered = await calendar.render();
       res.writeHead(200, { ...headers(etagOf(calendar.stamp)), 'content-length': rendered.bytes });
-      return (await sendWithin(res, rendered.chunks, arrived + deadlineMs)) ? 200 : 'cut';
+      return (await sendWithin(res, rendered.chunks, deadlineMs)) ? 200 : 'cut';
     };
     serve().then(counted, (error: unknown) => {
       logger.error({ err: error }, 'expiry calendar could not be rendered');
