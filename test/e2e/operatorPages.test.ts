@@ -274,7 +274,7 @@ describe(`${DOMAINS.toLocaleString('en')} watched domains, every one failing`, (
     expect(await poll.text()).toBe('');
   });
 
-  it('/watch calendar says at once that the calendar is too large for Discord, without rendering it', async () => {
+  it('/watch calendar says at once that the calendar is too large for Discord, from the size it is at least', async () => {
     // The calendar's data is kept from the last test (nothing changed); its size at least is known without
     // rendering, so the answer never waits for one.
     const interaction = t.command({ commandName: 'watch', subcommand: 'calendar', roles: [ROLES.viewer] });
