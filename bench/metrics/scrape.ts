@@ -103,11 +103,14 @@ type FromScraper =
   | { type: 'scraped'; ms: number; bytes: number; status: number }
   | { type: 'looped'; times: number[] };
 
-/** One GET, body read and thrown away; the time to its last byte. */
+/**
+ * One GET, body read and thrown away; the time to its last byte. Asked as Prometheus asks (`Accept-Encoding:
+ * gzip`), and not decompressed: what is timed is HostOps' answer.
+ */
 export function scrapeOnce(url: string): Promise<{ ms: number; bytes: number; status: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers: { 'accept-encoding': 'gzip' } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;

@@ -4,6 +4,7 @@ import type { AttemptEvent } from '../hosting/HostingClient.js';
 import { TurnBudget } from '../TurnBudget.js';
 import type { RunSummary, WatchData, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';
+import { type DeflatedPart, deflatePart, gzipParts } from './gzipParts.js';
 import type { RouterObserver } from './RouterObserver.js';
 import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
 
@@ -11,7 +12,17 @@ import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
 export interface Scrape {
   chunks: readonly Buffer[];
   bytes: number;
+  /** The same text gzipped (as Prometheus asks for it): the kept series are compressed once per change. */
+  gzip(): Promise<{ chunks: readonly Buffer[]; bytes: number }>;
 }
+
+/** The per-domain series as kept between changes of the watch data: their text, and compressed. */
+interface KeptSeries {
+  plain: Buffer[];
+  compressed: DeflatedPart;
+}
+
+const sizeOf = (chunks: readonly Buffer[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
 export class Metrics implements RouterObserver, WatchObserver {
@@ -62,7 +73,9 @@ export class Metrics implements RouterObserver, WatchObserver {
     registers: [this.registry],
   });
   #watch: WatchData | undefined;
-  #watchSeries: OncePerChange<Buffer[]> | undefined;
+  #watchSeries: OncePerChange<KeptSeries> | undefined;
+  /** The families without samples, for a scrape that could not read the store. */
+  #noSeries: Promise<KeptSeries> | undefined;
   #rendering: Promise<Scrape> | undefined;
   #giveWay: () => boolean = () => false;
   #watchUnreadable = false;
@@ -154,12 +167,31 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   async #render(): Promise<Scrape> {
     const series = this.#watchSeries;
-    const [text, watch] = await Promise.all([
+    const [text, read] = await Promise.all([
       this.registry.metrics(),
       series ? this.#readWatch(async () => (await series.get()).value) : undefined,
     ]);
-    const chunks = [Buffer.from(text), ...(series ? (watch ?? emptyWatchSeries()) : [])];
-    return { chunks, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+    const kept = series ? (read ?? (await this.#emptySeries())) : undefined;
+    // The kept series first: the gzip answer continues from their compressed blocks.
+    const last = Buffer.from(text);
+    const chunks = [...(kept?.plain ?? []), last];
+    let gzipped: Promise<{ chunks: readonly Buffer[]; bytes: number }> | undefined;
+    return {
+      chunks,
+      bytes: sizeOf(chunks),
+      gzip: () => {
+        gzipped ??= (async () => {
+          const parts = await gzipParts(kept?.compressed ?? { deflated: [], crc: 0, bytes: 0 }, last);
+          return { chunks: parts, bytes: sizeOf(parts) };
+        })();
+        return gzipped;
+      },
+    };
+  }
+
+  #emptySeries(): Promise<KeptSeries> {
+    this.#noSeries ??= keep(emptyWatchSeries());
+    return this.#noSeries;
   }
 
   /**
@@ -181,7 +213,7 @@ export class Metrics implements RouterObserver, WatchObserver {
     this.#watch = watch;
     this.#watchSeries = new OncePerChange(
       () => watch.changeStamp(),
-      () => renderWatchSeries(watch, new TurnBudget(this.#giveWay)),
+      async () => keep(await renderWatchSeries(watch, new TurnBudget(this.#giveWay))),
     );
     const metrics = this;
     new Gauge({
@@ -225,4 +257,8 @@ export class Metrics implements RouterObserver, WatchObserver {
   gatewayReconnected(): void {
     this.#gatewayReconnects.inc();
   }
+}
+
+async function keep(plain: Buffer[]): Promise<KeptSeries> {
+  return { plain, compressed: await deflatePart(plain) };
 }

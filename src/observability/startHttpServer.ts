@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../logger.js';
+import { acceptsGzip } from './gzipParts.js';
 import type { HealthState } from './HealthState.js';
 import { closeServer, listen } from './listen.js';
 import type { Metrics } from './Metrics.js';
@@ -68,14 +69,20 @@ export async function startHttpServer(options: {
         answer(200);
         return;
       }
-      metrics.scrape().then(
-        async (scrape) => {
+      const gzip = acceptsGzip(req.headers['accept-encoding']);
+      (async () => {
+        const scrape = await metrics.scrape();
+        return gzip ? await scrape.gzip() : scrape;
+      })().then(
+        async (body) => {
           res.writeHead(200, {
             'content-type': metrics.registry.contentType,
-            'content-length': scrape.bytes,
+            'content-length': body.bytes,
             'cache-control': 'no-store',
+            vary: 'accept-encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
           });
-          answer((await sendWithin(res, scrape.chunks, deadlineMs)) ? 200 : 'cut');
+          answer((await sendWithin(res, body.chunks, deadlineMs)) ? 200 : 'cut');
         },
         (error: unknown) => {
           logger.error({ err: error }, 'metrics collection failed');
