@@ -2,7 +2,7 @@ import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule
 import { message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
 import { UserError } from '../../src/replies/UserError.js';
-import { CALENDAR_FILE } from '../../src/watch/expiryCalendar.js';
+import { CALENDAR_FILE, calendarText } from '../../src/watch/expiryCalendar.js';
 import { count } from '../../src/watch/renderWatchLines.js';
 import { watchOf } from './listPage.js';
 
@@ -32,7 +32,7 @@ export async function calendar(context: CommandContext): Promise<ReadAnswer> {
   if (calendar.bytesAtLeast > DISCORD_FILE_LIMIT_BYTES) throw tooLarge(calendar.bytesAtLeast);
   const rendered = await calendar.render();
   if (rendered.bytes > DISCORD_FILE_LIMIT_BYTES) throw tooLarge(rendered.bytes);
-  const ics = Buffer.concat(rendered.chunks).toString('utf8');
+  const ics = await calendarText(rendered);
   const lines = [
     t('watch.calendar.summary_line', {
       events: count(t, data.events.length, 'watch.count.events'),

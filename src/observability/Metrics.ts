@@ -1,10 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommandOutcome } from '../audit/outcomes.js';
+import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import { TurnBudget } from '../TurnBudget.js';
 import type { RunSummary, WatchData, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';
-import { type DeflatedPart, deflatePart, gzipParts } from './gzipParts.js';
 import type { RouterObserver } from './RouterObserver.js';
 import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
 

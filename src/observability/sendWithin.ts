@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
@@ -13,10 +13,12 @@ export async function sendWithin(
   res: ServerResponse,
   chunks: readonly Buffer[],
   deadlineMs: number,
+  through?: Transform,
 ): Promise<boolean> {
   const timer = setTimeout(() => res.destroy(), deadlineMs);
+  const source = Readable.from(chunks, { objectMode: false });
   try {
-    await pipeline(Readable.from(chunks, { objectMode: false }), res);
+    await (through ? pipeline(source, through, res) : pipeline(source, res));
     return true;
   } catch {
     // Cut at the deadline, or the client went away; it will try again.

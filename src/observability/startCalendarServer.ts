@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { acceptsGzip } from '../gzipParts.js';
 import type { Logger } from '../logger.js';
 import type { RenderedCalendar } from '../watch/expiryCalendar.js';
 import { closeServer, listen } from './listen.js';
@@ -19,8 +21,9 @@ export const CALENDAR_DEADLINE_MS = 60_000;
 
 const CALENDAR_PATH = /^\/calendar\/([^/]+)\.ics$/;
 
-/** The ETag of a calendar: its change stamp, which says nothing of the data. */
-const etagOf = (stamp: string) => `"${createHash('sha256').update(stamp).digest('base64url').slice(0, 27)}"`;
+/** The ETag of a calendar: from its change stamp (which says nothing of the data), one per encoding. */
+const etagOf = (stamp: string, gzip: boolean) =>
+  `"${createHash('sha256').update(stamp).digest('base64url').slice(0, 27)}${gzip ? '-gz' : ''}"`;
 
 function notModified(req: IncomingMessage, etag: string): boolean {
   const given = req.headers['if-none-match'];
@@ -56,24 +59,34 @@ export async function startCalendarServer(options: {
       counted(404);
       return;
     }
-    const headers = (etag: string) => ({
+    // Kept gzipped: sent as it is to a client that takes gzip (calendar apps do), else decompressed on the
+    // way out, in zlib's thread pool.
+    const gzip = acceptsGzip(req.headers['accept-encoding']);
+    const headers = (stamp: string) => ({
       'content-type': 'text/calendar; charset=utf-8',
       'content-disposition': 'inline; filename="hostops-expiry.ics"',
       // Stored, but asked again each time: a poll with nothing new is a 304 without a body.
       'cache-control': 'private, no-cache',
-      etag,
+      vary: 'accept-encoding',
+      etag: etagOf(stamp, gzip),
     });
     const serve = async () => {
       const stamp = await feed.stamp();
-      if (req.method === 'HEAD' || notModified(req, etagOf(stamp))) {
+      if (req.method === 'HEAD' || notModified(req, etagOf(stamp, gzip))) {
         const status = req.method === 'HEAD' ? 200 : 304;
-        res.writeHead(status, headers(etagOf(stamp))).end();
+        res.writeHead(status, headers(stamp)).end();
         return status;
       }
       const calendar = await feed.calendar();
       const rendered = await calendar.render();
-      res.writeHead(200, { ...headers(etagOf(calendar.stamp)), 'content-length': rendered.bytes });
-      return (await sendWithin(res, rendered.chunks, deadlineMs)) ? 200 : 'cut';
+      res.writeHead(200, {
+        ...headers(calendar.stamp),
+        ...(gzip
+          ? { 'content-encoding': 'gzip', 'content-length': rendered.gzipBytes }
+          : { 'content-length': rendered.bytes }),
+      });
+      const sent = await sendWithin(res, rendered.gzip, deadlineMs, gzip ? undefined : createGunzip());
+      return sent ? 200 : 'cut';
     };
     serve().then(counted, (error: unknown) => {
       logger.error({ err: error }, 'expiry calendar could not be rendered');

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { acceptsGzip } from '../gzipParts.js';
 import type { Logger } from '../logger.js';
-import { acceptsGzip } from './gzipParts.js';
 import type { HealthState } from './HealthState.js';
 import { closeServer, listen } from './listen.js';
 import type { Metrics } from './Metrics.js';

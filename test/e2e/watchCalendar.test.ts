@@ -141,6 +141,19 @@ describe('GET /calendar/<token>.ics', () => {
     await operator.text();
   });
 
+  it('is kept gzipped: sent so to a client that takes gzip, decompressed for one that does not', async () => {
+    const zipped = await get(`/calendar/${TOKEN}.ics`);
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    const plain = await fetch(`http://127.0.0.1:${port}/calendar/${TOKEN}.ics`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    expect(Number(plain.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(plain.headers.get('etag')).not.toBe(zipped.headers.get('etag'));
+    expect(events(text)).toEqual(events(await zipped.text()));
+  });
+
   it('answers a poll with nothing new with 304 (If-None-Match), and a changed calendar in full', async () => {
     const first = await get(`/calendar/${TOKEN}.ics`);
     const etag = first.headers.get('etag') ?? '';

@@ -23,15 +23,16 @@ export interface DeflatedPart {
  * boundary, so they simply follow each other), giving the event loop back after each.
  */
 export async function deflatePart(chunks: readonly Buffer[]): Promise<DeflatedPart> {
-  const deflated: Buffer[] = [];
-  let crc = 0;
-  let bytes = 0;
-  for (const chunk of chunks) {
-    deflated.push(await deflate(chunk, { finishFlush: constants.Z_SYNC_FLUSH }));
-    crc = crc32(chunk, crc);
-    bytes += chunk.length;
-  }
-  return { deflated, crc, bytes };
+  const part: DeflatedPart = { deflated: [], crc: 0, bytes: 0 };
+  for (const chunk of chunks) await appendPart(part, chunk);
+  return part;
+}
+
+/** Compresses one more chunk onto `part` (its text follows the part's). */
+export async function appendPart(part: DeflatedPart, chunk: Buffer): Promise<void> {
+  part.deflated.push(await deflate(chunk, { finishFlush: constants.Z_SYNC_FLUSH }));
+  part.crc = crc32(chunk, part.crc);
+  part.bytes += chunk.length;
 }
 
 /** The gzip answer of `kept` followed by `last`. */
