@@ -146,13 +146,13 @@ export class DomainWatch implements WatchData {
   /** Adds the domains unless they would take the list past WATCH_MAX_DOMAINS (then adds none: `full`). */
   async add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
     const result = await this.store.watch.add(domains, addedById, this.now(), this.settings.maxDomains);
-    if (result.added.length > 0) await this.#changed(this.logger);
+    if (result.added.length > 0) await this.noteChanged(this.logger);
     return result;
   }
 
   async remove(domains: readonly string[]) {
     const result = await this.store.watch.remove(domains);
-    if (result.removed.length > 0) await this.#changed(this.logger);
+    if (result.removed.length > 0) await this.noteChanged(this.logger);
     return result;
   }
 
@@ -165,8 +165,11 @@ export class DomainWatch implements WatchData {
     return this.store.watch.page(after, limit);
   }
 
-  /** Tells every replica (through the store) that what is computed from the watch data is out of date. */
-  async #changed(log: Logger): Promise<void> {
+  /**
+   * Tells every replica (through the store) that what is computed from the watch data is out of date: any
+   * writer of data the watch series or the calendar show calls it after writing.
+   */
+  async noteChanged(log: Logger = this.logger): Promise<void> {
     try {
       await this.store.settings.put(CHANGED_KEY, randomUUID(), this.now());
     } catch (error) {
@@ -295,7 +298,7 @@ export class DomainWatch implements WatchData {
       if (stamping || performance.now() - stamped < RUN_STAMP_EVERY_MS) return;
       stamping = true;
       stamped = performance.now();
-      await this.#changed(log);
+      await this.noteChanged(log);
       stamping = false;
     };
     await Promise.all(
@@ -313,7 +316,7 @@ export class DomainWatch implements WatchData {
         }),
       ),
     );
-    if (domains.length > 0) await this.#changed(log);
+    if (domains.length > 0) await this.noteChanged(log);
     let messages = 0;
     const t = translator(this.settings.locale);
     for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {
