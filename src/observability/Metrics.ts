@@ -3,8 +3,9 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import { TurnBudget } from '../TurnBudget.js';
-import type { RunSummary, WatchData, WatchObserver } from '../watch/DomainWatch.js';
+import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';
+import type { WatchData } from '../watch/watchPages.js';
 import type { RouterObserver } from './RouterObserver.js';
 import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
 

@@ -1,6 +1,6 @@
 import type { WatchedDomain } from '../store/index.js';
 import { TurnBudget } from '../TurnBudget.js';
-import { type WatchData, watchPages } from '../watch/DomainWatch.js';
+import { type WatchData, watchPages } from '../watch/watchPages.js';
 
 // The watch's per-domain series, in Prometheus' text format. They change only when the watch data does,
 // so they are rendered once per change (Metrics keeps them with OncePerChange), from one read of the list a

@@ -8,18 +8,11 @@ import { type MessageKey, message, type Translator, translator } from '../i18n/T
 import type { Logger } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
-import { TurnBudget } from '../TurnBudget.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
 import { daysBetween } from './daysBetween.js';
-import {
-  CalendarCollector,
-  type CalendarData,
-  calendarBytesAtLeast,
-  type RenderedCalendar,
-  renderCalendarInTurns,
-} from './expiryCalendar.js';
-import { OncePerChange } from './OncePerChange.js';
 import { renderDigest } from './renderDigest.js';
+import { type WatchCalendar, WatchCalendars } from './WatchCalendars.js';
+import type { WatchData } from './watchPages.js';
 
 export interface WatchSettings {
   channelId: string;
@@ -52,52 +45,12 @@ export interface WatchObserver {
   watchRun(summary: RunSummary): void;
 }
 
-/** Watched domains read per store query for what is computed from the whole list: ≈ 1 ms of SQLite each. */
-const WATCH_PAGE = 500;
 /** Expiry dates remembered with their instant: a list holds a few thousand distinct ones at most. */
 const REMEMBERED_DATES = 50_000;
 /** The store's change stamp of the watch data: a new value whenever a list or a check changed it. */
 const CHANGED_KEY = 'watch.changed';
 /** During a run, the stamp moves at most this often (and once at its end): what was checked shows soon. */
 const RUN_STAMP_EVERY_MS = 30_000;
-
-/**
- * What is computed from the whole watch list reads it through this: a page at a time, and only when the
- * store's change stamp says the data changed since (`OncePerChange`).
- */
-export interface WatchData {
-  changeStamp(): Promise<string>;
-  page(after: string | undefined, limit: number): Promise<WatchedDomain[]>;
-  /** The start of a stored expiry date (`YYYY-MM-DD`) in the API's zone, in ms since the epoch. */
-  expiryInstant(expiryDate: string): number;
-  count(): Promise<number>;
-}
-
-/** Every watched domain, a page at a time, giving the event loop back between pages. */
-export async function* watchPages(
-  watch: Pick<WatchData, 'page'>,
-  budget: TurnBudget,
-): AsyncGenerator<WatchedDomain[]> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await watch.page(after, WATCH_PAGE);
-    if (page.length > 0) yield page;
-    after = page.at(-1)?.domain;
-    if (page.length < WATCH_PAGE || after === undefined) return;
-    await budget.giveBack();
-  }
-}
-
-/** The calendar of the current watch data: its events, a size it is at least, and its text when asked. */
-export interface WatchCalendar {
-  /** The store's change stamp it was computed for (the URL's ETag). */
-  stamp: string;
-  data: CalendarData;
-  /** Known before rendering: what cannot fit a limit is said at once. */
-  bytesAtLeast: number;
-  /** Rendered in turns on first use, then kept until the watch data changes. */
-  render(): Promise<RenderedCalendar>;
-}
 
 /** The last run of the whole list, kept in the store's settings. */
 export interface LastWatchRun {
@@ -128,8 +81,7 @@ export class DomainWatch implements WatchData {
   readonly #limit: ReturnType<typeof pLimit>;
   /** Expiry date → its instant: a scrape converts each distinct date once, not each domain every time. */
   readonly #instants = new Map<string, number>();
-  /** The calendar in each language asked for, computed once per change of the watch data. */
-  readonly #calendars = new Map<Locale, OncePerChange<Omit<WatchCalendar, 'stamp'>>>();
+  readonly #calendars: WatchCalendars;
 
   constructor(
     private readonly store: Store,
@@ -141,6 +93,7 @@ export class DomainWatch implements WatchData {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#limit = pLimit(settings.concurrency);
+    this.#calendars = new WatchCalendars(this, settings.leadDays);
   }
 
   /** Adds the domains unless they would take the list past WATCH_MAX_DOMAINS (then adds none: `full`). */
@@ -205,36 +158,8 @@ export class DomainWatch implements WatchData {
    * The expiry calendar of the whole list in `t`'s language: read a page at a time and rendered in turns,
    * once per change of the watch data (every replica sees the change through the store's stamp).
    */
-  async calendar(t: Translator): Promise<WatchCalendar> {
-    let cached = this.#calendars.get(t.locale);
-    if (!cached) {
-      cached = new OncePerChange(
-        () => this.changeStamp(),
-        () => this.#computeCalendar(t),
-      );
-      this.#calendars.set(t.locale, cached);
-    }
-    const { stamp, value } = await cached.get();
-    return { stamp, ...value };
-  }
-
-  async #computeCalendar(t: Translator): Promise<Omit<WatchCalendar, 'stamp'>> {
-    const budget = new TurnBudget();
-    const collector = new CalendarCollector(this.settings.leadDays, t);
-    for await (const page of watchPages(this, budget)) await collector.add(page, budget);
-    const data = await collector.data(budget);
-    let rendered: Promise<RenderedCalendar> | undefined;
-    return {
-      data,
-      bytesAtLeast: await calendarBytesAtLeast(data, t),
-      render: () => {
-        rendered ??= renderCalendarInTurns(data, t, new TurnBudget()).catch((error: unknown) => {
-          rendered = undefined;
-          throw error;
-        });
-        return rendered;
-      },
-    };
+  calendar(t: Translator): Promise<WatchCalendar> {
+    return this.#calendars.get(t);
   }
 
   /** Days left of a stored expiry date, counted from the current day in the API's zone. */
