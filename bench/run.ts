@@ -27,6 +27,7 @@ import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
+import { operatorPages } from './metrics/operatorPages.js';
 import { rdap } from './metrics/rdap.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
@@ -61,6 +62,7 @@ const METRICS = [
   load,
   http,
   scrape,
+  operatorPages,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -56,6 +56,8 @@ export async function registryBeside(
       }),
     )
   ).flat();
+  // What a watched domain's registry said shows in the watch's series (flags, expiry) from now on.
+  if (watched.size > 0) await context.watch?.noteChanged(context.logger);
   if (alerts.length > 0 && context.watch) await context.watch.post(alerts, context.logger);
   return views;
 }
