@@ -7,6 +7,7 @@ import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { RouterObserver } from '../discord/Answers.js';
 import type { CommandModule } from '../discord/CommandModule.js';
+import { StoreClock } from '../discord/http/StoreClock.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
 import { generatePassword } from '../generatePassword.js';
 import { type AttemptEvent, HostingClient } from '../hosting/HostingClient.js';
@@ -57,6 +58,8 @@ export interface Runtime {
   readonly replicaId: string;
   readonly store: Store;
   readonly presence: Presence;
+  /** The store's time, read without a round trip: what every deadline is stamped and checked by. */
+  readonly clock: StoreClock;
   readonly endpoint: HostingEndpoint;
   readonly hosting: HostingClient;
   readonly router: InteractionRouter;
@@ -95,10 +98,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await store.close();
     throw error;
   }
+  // One clock for every deadline, whichever replica stamps or checks it: the store's (as the sweep's).
+  const clock = await StoreClock.start(() => store.replicas.clock(), logger);
   try {
     // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
     endpoint = await openHostingEndpoint(config.hosting, options.now ? { now: options.now } : {});
   } catch (error) {
+    clock.stop();
     await presence.stop();
     await store.close();
     throw error;
@@ -165,12 +171,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     generatePassword: options.generatePassword ?? generatePassword,
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.now ? { now: options.now } : {}),
+    storeNow: () => clock.date(),
   });
   return {
     config,
     replicaId,
     store,
     presence,
+    clock,
     endpoint,
     hosting,
     router,
@@ -178,6 +186,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     channelT,
     drain: (graceMs) => router.drain(graceMs),
     async close(drained) {
+      clock.stop();
       await presence.stop();
       await hosting.close(!drained);
       await endpoint.close();

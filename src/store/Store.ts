@@ -71,6 +71,14 @@ export interface ChangePatch {
   sends?: Pick<DnsSet, 'domain' | 'records'>;
 }
 
+/**
+ * A `sending` change's result until its request is handed to the connection (ChangeJournal.handOver):
+ * what tells a sweep that such a change was never sent. Written with every move to `sending`.
+ */
+export const NOT_HANDED = { handed: false } as const;
+/** A `sending` change's result from the moment its request is handed to the connection. */
+export const HANDED = { handed: true } as const;
+
 export interface TransitionOptions {
   /** Stored as `updatedAt`; defaults to the current time. */
   now?: Date;
@@ -289,13 +297,16 @@ export interface Store {
       page: { limit: number; after?: Pick<ChangeRecord, 'expiresAt' | 'id'>; now?: Date },
     ): Promise<ChangeRecord[]>;
     /**
-     * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
-     * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
+     * Moves every `sending` change whose replica is not among `live` (or is unknown) — and, with `own`,
+     * every one of that replica's that none of its sends `held` — to its end, with `result`, and returns
+     * them: `failed` (`sent: false`) if its result is still NOT_HANDED (never handed to the connection),
+     * else `unknown` (nobody knows whether it was sent).
      */
     orphanSending(
       live: readonly string[],
       result: Record<string, unknown>,
       now: Date,
+      own?: { replicaId: string; held: readonly string[] },
     ): Promise<ChangeRecord[]>;
   };
   /**
