@@ -29,6 +29,8 @@ export interface BotDeps {
   generatePassword?: () => string;
   now?: () => Date;
   readBackDelaysMs?: readonly number[];
+  /** Tests only: the store as the runtime uses it, wrapped (faults injected at chosen steps). */
+  wrapStore?: (store: Store) => Store;
 }
 
 export interface Bot {
@@ -89,6 +91,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ...(deps.generatePassword ? { generatePassword: deps.generatePassword } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
+    ...(deps.wrapStore ? { wrapStore: deps.wrapStore } : {}),
   }).catch(async (error: unknown) => {
     await client.destroy();
     throw error;

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import type { NewAuditEntry, Store } from '../store/index.js';
 
-/** Waits before each retry of an audit row the store refused. */
-const AUDIT_RETRIES_MS = [100, 400, 1_500] as const;
+/** Waits before each retry of an audit row the store refused: together, past a lease of outage. */
+const AUDIT_RETRIES_MS = [100, 400, 1_500, 5_000, 10_000] as const;
 
 /** Outcomes that end a change, each worth one line in the audit channel. */
 const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);

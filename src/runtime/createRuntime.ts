@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   generatePassword?: () => string;
   now?: () => Date;
   readBackDelaysMs?: readonly number[];
+  /** Tests only: the store as everything above it sees it, wrapped (faults injected at chosen steps). */
+  wrapStore?: (store: Store) => Store;
 }
 
 /** What both faces share: one store, one hosting client, one router (journal, change flow, audit trail), one watch. */
@@ -88,7 +90,8 @@ export function newReplicaId(face: Face): string {
  */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, secrets, face } = options;
-  const store = await openStore(config.databaseUrl, { logger });
+  const opened = await openStore(config.databaseUrl, { logger });
+  const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const replicaId = options.replicaId ?? newReplicaId(face);
   let presence: Presence;
   let endpoint: HostingEndpoint;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../../src/config.js';
 import type { Bot } from '../../src/startBot.js';
+import type { Store } from '../../src/store/index.js';
 import { builtEntry, ensureBuilt } from './built.js';
 import { captureLogs } from './captureLogs.js';
 import {
@@ -72,6 +73,8 @@ export interface SharedFakes {
 export async function startTestBot(
   env: Record<string, string> = {},
   shared: SharedFakes = {},
+  /** Tests of faults wrap the store (test/support/FaultyStore.ts). */
+  deps: { wrapStore?: (store: Store) => Store } = {},
 ): Promise<TestBot> {
   const discord =
     shared.discord ??
@@ -112,6 +115,7 @@ export async function startTestBot(
     generatePassword: () => FIXED_PASSWORD,
     now: () => new Date('2026-11-22T10:00:00Z'),
     readBackDelaysMs: [50, 100, 150],
+    ...deps,
   });
   await bot.ready;
 

@@ -71,11 +71,11 @@ const OUTDATED = 'outdated';
 const NOT_SENT = 'failed' satisfies SentState;
 
 /**
- * A settle the store refused is retried with backoff; past the lease the change is released to this
- * replica's own sweep (which ends it within one sweep), and the retries stop after twice that.
+ * A settle the store refused is retried with backoff (a store back within the lease still gets the true
+ * outcome); after twice the lease the change is released to this replica's own sweep, which ends it
+ * within one sweep.
  */
 const SETTLE_BACKOFF_MS = { first: 100, max: 2_000 } as const;
-const SETTLE_RELEASE_MS = LEASE_MS;
 const SETTLE_RETRY_MS = 2 * LEASE_MS;
 
 /** How a settle went: recorded; refused (another replica recorded it first); or not recorded at all. */
@@ -242,8 +242,9 @@ export class ChangeSender {
 
   /**
    * sending → `to`, for a change this process holds: a store error is retried with backoff (a blip, a
-   * serialization failure, a restart of the database). Past the lease the change is released to this
-   * replica's own sweep, so its slot frees within one sweep even if the store keeps refusing this write.
+   * serialization failure, a restart of the database). Past twice the lease the change is released to
+   * this replica's own sweep, so its slot frees within one sweep even if the store keeps refusing this
+   * write.
    */
   async #settle(
     record: ChangeRecord,
@@ -253,10 +254,14 @@ export class ChangeSender {
   ): Promise<Settled> {
     const { journal } = this.state.deps;
     const started = performance.now();
-    let released = false;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await journal.settle(record, 'sending', to, result);
+        const settled = await journal.settle(record, 'sending', to, result);
+        if (settled || attempt === 0) return settled;
+        // Refused after an error: the earlier attempt may have landed with its answer lost (then the
+        // record holds exactly what it wrote; a sweep's would say why it swept).
+        const now = await journal.get(record.id);
+        return now?.state === to && JSON.stringify(now.result) === JSON.stringify(result);
       } catch (error) {
         const waited = performance.now() - started;
         if (attempt === 0) {
@@ -264,10 +269,6 @@ export class ChangeSender {
             { err: error, change: record.id, to },
             'could not record the outcome; retrying',
           );
-        }
-        if (!released && waited >= SETTLE_RELEASE_MS) {
-          released = true;
-          journal.release(record.id);
         }
         if (waited >= SETTLE_RETRY_MS || this.state.stopped) {
           journal.release(record.id);
