@@ -22,6 +22,8 @@ export interface Fault {
    * which every call that `touches` fails (the first one at `at`, the rest before they reach the store).
    */
   outage?: { ms: number; touches: (args: readonly unknown[], known: KnownChanges) => boolean };
+  /** Instead of failing: the call waits this long first (a slow store, a lock), then goes ahead. */
+  delayMs?: number;
   /** How many calls it failed so far. */
   hits: number;
 }
@@ -97,6 +99,10 @@ export function faultyStore(inner: Store, plan: FaultPlan): Store {
           plan.known.set(change.id, { target: change.target, command: change.command });
         }
         const fault = plan.take(call, args);
+        if (fault?.delayMs !== undefined) {
+          await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+          return (target[name] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        }
         if (fault?.at !== 'after' && fault) throw new StoreFault(call, 'before');
         const result = await (target[name] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         if (fault) throw new StoreFault(call, 'after');
