@@ -5,6 +5,26 @@ import type { Locale } from '../i18n/locales.js';
  * Times are `Date`s here and epoch milliseconds in the database, so both engines compare them the same way.
  */
 
+import type {
+  AuditEntry,
+  AuditFilter,
+  AuditSearch,
+  AuditSearchResult,
+  NewAuditEntry,
+  Page,
+  TargetSource,
+} from './auditRecords.js';
+import type {
+  FlaggedDomain,
+  WatchAddResult,
+  WatchAlertRecord,
+  WatchedDomain,
+  WatchFindings,
+} from './watchRecords.js';
+
+export type * from './auditRecords.js';
+export type * from './watchRecords.js';
+
 export type ChangeState =
   | 'pending'
   /** Confirmed by the requester, waiting for a second person (APPROVAL_REQUIRED). */
@@ -88,56 +108,6 @@ export interface TransitionOptions {
   heldBy?: string;
 }
 
-/** Which audit entries may feed suggestions: one command's entries with one of these outcomes. */
-export interface TargetSource {
-  command: string;
-  subcommand: string;
-  outcomes: readonly string[];
-}
-
-export type WatchStatus = 'new' | 'ok' | 'not_found' | 'failed';
-
-/** A watched domain as the last run saw it. */
-export interface WatchedDomain {
-  /** ASCII (punycode), the key. */
-  domain: string;
-  unicode: string;
-  addedById: string;
-  addedAt: Date;
-  checkedAt: Date | null;
-  status: WatchStatus;
-  /** Failed runs in a row. */
-  failures: number;
-  /** `YYYY-MM-DD`, or null while unknown. */
-  expiryDate: string | null;
-  active: boolean | null;
-  expired: boolean | null;
-  transferredAway: boolean | null;
-}
-
-export interface FlaggedDomain {
-  domain: string;
-  notFound: boolean;
-  inactive: boolean;
-  expired: boolean;
-  transferredAway: boolean;
-  /** Failed runs in a row. */
-  failures: number;
-}
-
-export interface WatchAddResult {
-  added: string[];
-  already: string[];
-  /** Set when nothing was added because the list would pass its limit. */
-  full?: { watched: number; adding: number; limit: number };
-}
-
-/** The fields a run may change. */
-export type WatchFindings = Pick<
-  WatchedDomain,
-  'status' | 'failures' | 'expiryDate' | 'active' | 'expired' | 'transferredAway'
->;
-
 /** A form (modal) shown and not yet submitted: what its submit needs, whichever replica receives it. */
 export interface OpenForm {
   id: string;
@@ -166,31 +136,6 @@ export interface ReplicaRecord {
   heartbeatAt: Date;
 }
 
-export interface AuditEntry {
-  id: number;
-  at: Date;
-  userId: string;
-  userName: string;
-  guildId: string | null;
-  channelId: string | null;
-  command: string;
-  /** '' for commands without subcommands. */
-  subcommand: string;
-  target: string | null;
-  outcome: string;
-  detail: string | null;
-  correlationId: string;
-  durationMs: number | null;
-  parameters: Record<string, unknown> | null;
-  changeId: string | null;
-  /** Who acted, where it was not `userId` (the requester): the approver who approved or rejected. */
-  actedById: string | null;
-  actedByName: string | null;
-}
-
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
-  Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
-
 /** A DNS record set a change sent (whatever became of it), as written when it was sent. */
 export interface SentDnsSet {
   changeId: string;
@@ -215,53 +160,6 @@ export const REMEMBERED_OUTCOMES = ['done', 'unknown'] as const satisfies readon
 export interface DnsSet extends SentDnsSet {
   /** Its change's state. `unknown`: the request left, its answer was not understood. */
   outcome: (typeof REMEMBERED_OUTCOMES)[number];
-}
-
-/** Every given field must match. */
-export interface AuditFilter {
-  /** The requester, or whoever acted on their change (an approver). */
-  userId?: string;
-  command?: string;
-  subcommand?: string;
-  /** Case-insensitive substring of the target; `%`, `_` and `\` match themselves. */
-  target?: string;
-  /**
-   * The whole target, case-insensitively (`audit_target_exact`): what `/audit` searches for text shorter
-   * than TARGET_SUBSTRING_MIN characters, which has no trigram for an index to find it within targets by.
-   */
-  targetExact?: string;
-  /** Entries at or after this instant. */
-  since?: Date;
-  outcome?: string;
-  /**
-   * Only entries after this one in the order of the pages (newest first: an earlier `at`, or the same
-   * and a smaller id): where the previous chunk of an export ended.
-   */
-  before?: { at: Date; id: number };
-}
-
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
-/** One page of `/audit`, from either end of the matches, and the matches counted up to a cap. */
-export interface AuditSearch extends Page {
-  /** `newest`: `offset` counts from the newest match (page 1 is the newest ten); `oldest`: from the oldest. */
-  from: 'newest' | 'oldest';
-  /** Count at most this many matches: past it the answer says "more than", and costs no more. */
-  countUpTo: number;
-}
-
-export interface AuditSearchResult {
-  /** Newest first, from either end. */
-  rows: AuditEntry[];
-  /** Every match when `capped` is false; `countUpTo` when there are more. */
-  total: number;
-  /** True when there are more than `total` (= `countUpTo`) matches. */
-  capped: boolean;
-  /** Whether matches lie past this page, away from the end it counts from (older ones from `newest`). */
-  more: boolean;
 }
 
 export interface Store {
@@ -447,12 +345,6 @@ export interface ImportRows {
   watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
   /** The DNS sets sent, so the next prompt still shows what it replaces and Revert still finds them. */
   dnsSets?: readonly SentDnsSet[];
-}
-
-export interface WatchAlertRecord {
-  domain: string;
-  key: string;
-  sentAt: Date;
 }
 
 export type ImportResult =

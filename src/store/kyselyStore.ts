@@ -8,13 +8,14 @@ import {
   TARGET_INDEX_LIMIT,
   targetCandidates,
 } from './auditQueries.js';
+import type { AuditFilter } from './auditRecords.js';
 import { batchClaims, type Claim } from './batchClaims.js';
 import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { dnsSetQueries, recordSentSet } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
-import { type AuditFilter, type ChangePatch, NOT_HANDED, type Store } from './Store.js';
+import { type ChangePatch, NOT_HANDED, type Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { storeClockMs } from './storeClockMs.js';
