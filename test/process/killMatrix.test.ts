@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { LEASE_MS } from '../../src/store/Presence.js';
+import { expectReliabilityTable } from '../e2e/faultMatrix/reliabilityDoc.js';
 import { defaultResponders } from '../support/FakeHostingApi.js';
 import {
   callbackType,
@@ -213,10 +214,35 @@ it('a SIGKILL at each step of a change ends truthfully on the replica that survi
     ).toEqual([true]);
   }
   // Every domain is free: its next change is sent.
-  for (const domain of ['kill-handover.example', hanging, answered]) {
+  const next: Record<string, string> = {};
+  for (const domain of ['kill-claim.example', 'kill-handover.example', hanging, answered]) {
     fakes.api.respond('submitDnsRecords', defaultResponders.submitDnsRecords);
-    const next = await prompt(domain);
-    next.confirm();
-    expect(await ended(next.id)).toBe('done');
+    const again = await prompt(domain);
+    again.confirm();
+    next[domain] = await ended(again.id);
+    expect(next[domain]).toBe('done');
   }
+  const row = (step: string, end: string, sent: number, domain: string) =>
+    `| ${step} | ${end} | ${sent} | \`${next[domain]}\` |`;
+  expectReliabilityTable(
+    'sigkill-postgres',
+    [
+      '| SIGKILL at (postgres) | ended as | sent | next |',
+      '| --- | --- | --- | --- |',
+      row(
+        'claim at Confirm',
+        '`pending` (the press died with the process); Confirm again: `done`',
+        1,
+        'kill-claim.example',
+      ),
+      row(
+        'hand-over (before the request is written)',
+        `\`${outcomes.handOver}\` (not sent)`,
+        0,
+        'kill-handover.example',
+      ),
+      row('request written (at the provider)', `\`${outcomes.written}\``, 1, hanging),
+      row('answer read, settle not recorded', `\`${outcomes.settle}\``, 1, answered),
+    ].join('\n'),
+  );
 }, 120_000);
