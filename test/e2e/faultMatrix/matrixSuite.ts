@@ -24,7 +24,7 @@ export function matrixSuite(
     await Promise.all(bots.map((bot) => bot.t.stop()));
   });
   // One bot per fault class, both classes at once: the run takes as long as its slowest case.
-  it(`${engine}: every step, each fault class — truthful ends, sent at most once, audited once, domains free`, async () => {
+  it.concurrent(`${engine}: every step, each fault class — truthful ends, sent at most once, audited once, domains free`, async () => {
     const only = process.env.HOSTOPS_MATRIX_ONLY;
     const cases = CASES.filter((c) => !only || c.step.startsWith(only));
     const failures = (
