@@ -220,7 +220,9 @@ export class ChangeSender {
     let lost = false;
     try {
       if (await journal.handOver(record)) return true;
+      // Another replica ended it meanwhile (its sweep found this one's lease gone): nothing to hold.
       lost = true;
+      journal.release(record.id);
     } catch (error) {
       invocation.logger.warn({ err: error, change: record.id }, 'could not record the hand-over; not sent');
     }
