@@ -59,7 +59,12 @@ export function killMatrixSuite(): void {
     return spawnBot({
       discord: fakes.discord,
       api: fakes.api,
-      env: { DATABASE_URL: url, AUDIT_CHANNEL_ID: AUDIT_CHANNEL, HOSTING_API_TIMEOUT_MS: '60000' },
+      env: {
+        DATABASE_URL: url,
+        AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
+        HOSTING_API_TIMEOUT_MS: '60000',
+        APPROVAL_REQUIRED: 'domain register',
+      },
     });
   }
 
@@ -91,6 +96,50 @@ export function killMatrixSuite(): void {
     return {
       id: customId.split(':')[2] ?? '',
       confirm: () => discord.dispatchComponent({ customId, message: { id: message.id }, roles }),
+    };
+  }
+
+  /** Opens a /domain register, confirms it, and returns how to press its approval request's Approve. */
+  async function requestApproval(domain: string) {
+    const { discord } = fakes;
+    const roles = [PROCESS_ROLES.admin];
+    const command = discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'register',
+      options: { domain, ns1: 'ns1.example.net', ns2: 'ns2.example.net' },
+      roles,
+    });
+    const first = await nth(discord, command, 0, 10_000);
+    const shown = callbackType(first) === 5 ? await nth(discord, command, 1, 10_000) : first;
+    const customId = confirmIdOf(shown);
+    const id = customId.split(':')[2] ?? '';
+    const message = discord.originalMessage(command);
+    if (!message) throw new Error('no prompt message');
+    discord.dispatchComponent({ customId, message: { id: message.id }, roles });
+    const posted = () =>
+      discord
+        .channelMessages()
+        .find(
+          (m) =>
+            /^Approval needed/.test(m.embeds[0]?.title ?? '') &&
+            JSON.stringify(m.components ?? []).includes(`:${id}`),
+        );
+    const request = await until(() => posted(), 'the approval request', 10_000);
+    await until(
+      async () => ((await stateOf(id)) === 'awaiting_approval' ? true : undefined),
+      'the change awaiting approval',
+      10_000,
+    );
+    const approveId = JSON.stringify(request.components).match(/"(hostops:approve:[^"]+)"/)?.[1] ?? '';
+    return {
+      id,
+      approve: () =>
+        discord.dispatchComponent({
+          customId: approveId,
+          message: { id: request.id },
+          userId: '900000000000000044',
+          roles,
+        }),
     };
   }
 
@@ -144,7 +193,12 @@ export function killMatrixSuite(): void {
     await until(() => (settleLocked && sentTo(answered) === 1 ? true : undefined), 'the answer', 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
-    // The survivor starts, then the process holding all four is killed.
+    // Claim at Approve: the approval's claim waits on the lock.
+    const approval = await requestApproval('kill-approve.example');
+    await lockRow(approval.id);
+    approval.approve();
+
+    // The survivor starts, then the process holding all five is killed.
     const b = await spawn();
     await b.waitForLog(logged('gateway ready'), 20_000);
     a.kill('SIGKILL');
@@ -185,6 +239,13 @@ export function killMatrixSuite(): void {
     expect(await stateOf(claim.id)).toBe('pending');
     claim.confirm();
     expect(await ended(claim.id)).toBe('done');
+    // So did the approval's: still awaiting approval, and approved again (on the survivor) it is sent once.
+    expect(await stateOf(approval.id)).toBe('awaiting_approval');
+    approval.approve();
+    expect(await ended(approval.id)).toBe('done');
+    expect(
+      fakes.api.requestsFor('createDomain').filter((r) => r.query.get('domain') === 'kill-approve.example'),
+    ).toHaveLength(1);
     expect({
       handOver: sentTo('kill-handover.example'),
       claim: sentTo('kill-claim.example'),
@@ -197,6 +258,7 @@ export function killMatrixSuite(): void {
       [written.id, 'unknown'],
       [settle.id, 'unknown'],
       [claim.id, 'done'],
+      [approval.id, 'done'],
     ] as const) {
       const record = await store.changes.get(id);
       const lines = () =>
@@ -237,6 +299,7 @@ export function killMatrixSuite(): void {
           1,
           'kill-claim.example',
         ),
+        '| claim at Approve | `awaiting_approval` (the press died with the process); Approve again: `done` | 1 | — |',
         row(
           'hand-over (before the request is written)',
           `\`${outcomes.handOver}\` (not sent)`,
