@@ -33,6 +33,8 @@ export interface BotDeps {
   readBackDelaysMs?: readonly number[];
   /** How long a scrape (/metrics) and a calendar (its URL) may take to be read before the connection is cut. */
   sendDeadlinesMs?: { scrape: number; calendar: number };
+  /** Tests only: the store as the runtime uses it, wrapped (faults injected at chosen steps). */
+  wrapStore?: (store: Store) => Store;
 }
 
 export interface Bot {
@@ -97,6 +99,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ...(deps.generatePassword ? { generatePassword: deps.generatePassword } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
+    ...(deps.wrapStore ? { wrapStore: deps.wrapStore } : {}),
   }).catch(async (error: unknown) => {
     await client.destroy();
     throw error;

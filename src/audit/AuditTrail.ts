@@ -1,5 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import type { NewAuditEntry, Store } from '../store/index.js';
+
+/** Waits before each retry of an audit row the store refused: together, past a lease of outage. */
+const AUDIT_RETRIES_MS = [100, 400, 1_500, 5_000, 10_000] as const;
 
 /** Outcomes that end a change, each worth one line in the audit channel. */
 const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);
@@ -27,10 +31,19 @@ export class AuditTrail {
 
   async record(event: AuditEvent): Promise<void> {
     const { changing, ...entry } = event;
-    try {
-      await this.#store.audit.insert(entry);
-    } catch (error) {
-      this.#logger.error({ err: error, cid: entry.correlationId }, 'could not write the audit entry');
+    // A blip of the store (one error, a restart) is retried: every end has its one row.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#store.audit.insert(entry);
+        break;
+      } catch (error) {
+        if (attempt < AUDIT_RETRIES_MS.length) {
+          await sleep(AUDIT_RETRIES_MS[attempt], undefined, { ref: false });
+          continue;
+        }
+        this.#logger.error({ err: error, cid: entry.correlationId }, 'could not write the audit entry');
+        break;
+      }
     }
     const announce = changing && (CHANGE_ENDINGS.has(entry.outcome) || entry.outcome === 'refused');
     if (!announce || !this.#announce) return;

@@ -9,6 +9,8 @@ import {
   type ChangeRecord,
   type ChangeState,
   type DnsSet,
+  HANDED,
+  NOT_HANDED,
   type Store,
   TargetBusyError,
   type TransitionOptions,
@@ -44,9 +46,10 @@ export interface JournalledChange {
 
 /**
  * How a move to `sending` went: this call made it; the change was no longer there to take (another
- * click, the deadline); or another change of the same target is being sent right now (nothing changed).
+ * click, the deadline); another change of the same target is being sent right now (nothing changed); or
+ * the store could not say (`undecided`: not won — nothing is sent, and the press may be tried again).
  */
-export type SendClaim = 'claimed' | 'closed' | 'busy';
+export type SendClaim = 'claimed' | 'closed' | 'busy' | 'undecided';
 
 /** A change as its command made it: what the record keeps of it besides who asked. */
 export interface MadeChange {
@@ -76,6 +79,14 @@ export class ChangeJournal {
   readonly #timeoutMs: number;
   readonly #replicaId: string;
   readonly #seal: SecretSeal;
+  /**
+   * The changes this process holds in `sending`: from just before its claim until it is settled or
+   * given up. Its own sweep ends every other `sending` row of this replica (a settle the store refused).
+   */
+  readonly #held = new Set<string>();
+
+  /** Told of a claim the store could not decide (logged by the caller's logger). */
+  #onUndecided: (record: ChangeRecord, error: unknown) => void = () => {};
 
   constructor(store: Store, now: () => Date, timeoutMs: number, replicaId: string, seal: SecretSeal) {
     this.#store = store;
@@ -117,6 +128,11 @@ export class ChangeJournal {
     };
     await this.#store.changes.insert(record);
     return record;
+  }
+
+  /** Where claims the store could not decide are told (a log line). */
+  onUndecided(listener: (record: ChangeRecord, error: unknown) => void): void {
+    this.#onUndecided = listener;
   }
 
   get(id: string): Promise<ChangeRecord | undefined> {
@@ -174,8 +190,11 @@ export class ChangeJournal {
     options: TransitionOptions,
   ): Promise<SendClaim> {
     const serialKey = spec.recheck ? `${record.operation} ${record.target ?? ''}` : undefined;
+    // Held before the claim can land, so this replica's own sweep never takes a change being claimed.
+    this.#held.add(record.id);
+    let moved = false;
     try {
-      const moved = await this.#store.changes.transition(
+      moved = await this.#store.changes.transition(
         record.id,
         from,
         'sending',
@@ -185,14 +204,39 @@ export class ChangeJournal {
       return moved ? 'claimed' : 'closed';
     } catch (error) {
       if (error instanceof TargetBusyError) return 'busy';
-      throw error;
+      // Undecided (the store failed): whether the move landed or not, nothing is sent, and if it did,
+      // this replica's sweep ends it `failed` (never handed over) and frees its slot.
+      this.#onUndecided(record, error);
+      return 'undecided';
+    } finally {
+      if (!moved) this.#held.delete(record.id);
     }
+  }
+
+  /**
+   * The boundary of "possibly sent": recorded right before the request is handed to the connection (the
+   * sender, the shutdown give-up and the sweep all judge by it). False: nothing may be sent — the lease
+   * is lost, or the store could not record it (it throws).
+   */
+  handOver(record: ChangeRecord): Promise<boolean> {
+    return this.#store.changes.transition(
+      record.id,
+      'sending',
+      'sending',
+      { result: { ...HANDED } },
+      { now: this.#now(), heldBy: this.#replicaId },
+    );
+  }
+
+  /** This process no longer holds the change: its own sweep may end it if it is still `sending`. */
+  release(id: string): void {
+    this.#held.delete(id);
   }
 
   /** What every move to `sending` writes: this replica's lease, and the DNS set the change sends. */
   #sending(record: ChangeRecord, spec: JournalledChange): ChangePatch {
     const sends = spec.dnsSet?.(record.parameters);
-    return { replicaId: this.#replicaId, ...(sends && { sends }) };
+    return { replicaId: this.#replicaId, result: { ...NOT_HANDED }, ...(sends && { sends }) };
   }
 
   /** pending → awaiting_approval: confirmed by the requester; secrets stay, sealed, until it is decided. */
@@ -253,28 +297,39 @@ export class ChangeJournal {
     return this.#toSending(record, spec, 'unknown', this.#sending(record, spec), { now: this.#now() });
   }
 
-  /** Changes whose sending replica is no longer among the live ones: recorded `unknown`, each once. */
+  /**
+   * Changes whose sending replica is no longer among the live ones, and this replica's own that no send
+   * of it holds: recorded `unknown` (or `failed`, never handed to the connection), each once.
+   */
   orphans(live: readonly string[]): Promise<ChangeRecord[]> {
-    return this.#store.changes.orphanSending(live, { reason: 'the replica sending it stopped' }, this.#now());
+    return this.#store.changes.orphanSending(
+      live,
+      { reason: 'the replica sending it stopped' },
+      this.#now(),
+      { replicaId: this.#replicaId, held: [...this.#held] },
+    );
   }
 
   /**
    * sending (or, for a read-back, unknown) → its outcome. From `sending` only while this replica still
    * holds the lease: false means another replica found it gone and has already recorded `unknown`.
    */
-  settle(
+  async settle(
     record: ChangeRecord,
     from: ChangeState,
     to: SentState,
     result: Record<string, unknown>,
   ): Promise<boolean> {
-    return this.#store.changes.transition(
+    const settled = await this.#store.changes.transition(
       record.id,
       from,
       to,
       { result },
       { now: this.#now(), ...(from === 'sending' && { heldBy: this.#replicaId }) },
     );
+    // Decided either way (it threw otherwise): no longer this process's to hold.
+    if (from === 'sending') this.#held.delete(record.id);
+    return settled;
   }
 
   /** pending → cancelled or expired; the secrets go with the pending state. */

@@ -23,6 +23,7 @@ import { cutText } from '../text/cutText.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import { Answers, ephemeral, type RouterObserver } from './Answers.js';
 import { checkGates, runsAnywhere } from './access.js';
+import { answerUndecided } from './answerUndecided.js';
 import {
   type CommandModule,
   type ComponentContext,
@@ -54,6 +55,8 @@ export interface RouterDeps {
   secrets: SecretRegistry;
   generatePassword: () => string;
   now?: () => Date;
+  /** The store's time (StoreClock): what change deadlines are stamped and checked by. */
+  storeNow?: () => Date;
   observer?: RouterObserver;
   /** APPROVAL_REQUIRED as every face reads it; by default this process's own list. */
   approvals?: ApprovalPolicy;
@@ -115,8 +118,9 @@ export class InteractionRouter {
     this.#deps = deps;
     this.#table = new CommandTable(deps.commands);
     const specs = this.#table.specs;
-    // Records and deadlines are real-world times; `deps.now` pins the calendar of read answers.
-    const now = () => new Date();
+    // Records and deadlines are the store's time (one clock for every replica); `deps.now` pins the
+    // calendar of read answers.
+    const now = deps.storeNow ?? (() => new Date());
     this.#answers = new Answers(
       new AuditTrail(deps.store, deps.logger, deps.announce),
       translator(deps.config.botLocale),
@@ -186,8 +190,8 @@ export class InteractionRouter {
   /**
    * Every replica receives every interaction (or, over HTTP, one receives it, possibly twice); the one
    * whose claim (a unique key in the store) lands first handles it, the others drop it without a word.
-   * A store that cannot be reached does not silence the bot: the interaction is handled, and the
-   * exactly-once of changes still rests on their own conditional updates.
+   * A claim the store cannot decide is not won: nothing is done, and the interaction is answered "try
+   * again" (a second delivery — a retrying proxy, Discord's retry — must never be handled twice).
    */
   async #claim(interaction: Interaction): Promise<boolean> {
     const broadcast = this.#deps.broadcast ?? true;
@@ -202,7 +206,10 @@ export class InteractionRouter {
       won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
     } catch (error) {
       this.#deps.logger.error({ err: error, interaction: interaction.id }, 'could not claim the interaction');
-      return true;
+      await answerUndecided(interaction).catch((answerError: unknown) => {
+        this.#deps.logger.warn({ err: answerError }, 'could not answer an undecided claim');
+      });
+      return false;
     }
     this.#deps.observer?.claimed?.(won);
     if (!won) this.#deps.logger.debug({ interaction: interaction.id }, 'handled by another replica');

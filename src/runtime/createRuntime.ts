@@ -6,6 +6,7 @@ import { announce } from '../audit/announce.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
+import { StoreClock } from '../discord/http/StoreClock.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
 import { generatePassword } from '../generatePassword.js';
 import { type AttemptEvent, HostingClient } from '../hosting/HostingClient.js';
@@ -53,6 +54,8 @@ export interface RuntimeOptions {
   generatePassword?: () => string;
   now?: () => Date;
   readBackDelaysMs?: readonly number[];
+  /** Tests only: the store as everything above it sees it, wrapped (faults injected at chosen steps). */
+  wrapStore?: (store: Store) => Store;
 }
 
 /** What both faces share: one store, one hosting client, one router (journal, change flow, audit trail), one watch. */
@@ -62,6 +65,8 @@ export interface Runtime {
   readonly replicaId: string;
   readonly store: Store;
   readonly presence: Presence;
+  /** The store's time, read without a round trip: what every deadline is stamped and checked by. */
+  readonly clock: StoreClock;
   readonly endpoint: HostingEndpoint;
   readonly hosting: HostingClient;
   readonly router: InteractionRouter;
@@ -92,7 +97,8 @@ export function newReplicaId(face: Face): string {
  */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, secrets, face } = options;
-  const store = await openStore(config.databaseUrl, { logger });
+  const opened = await openStore(config.databaseUrl, { logger });
+  const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const replicaId = options.replicaId ?? newReplicaId(face);
   let presence: Presence;
   let endpoint: HostingEndpoint;
@@ -102,10 +108,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await store.close();
     throw error;
   }
+  // One clock for every deadline, whichever replica stamps or checks it: the store's (as the sweep's).
+  const clock = await StoreClock.start(() => store.replicas.clock(), logger);
   try {
     // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
     endpoint = await openHostingEndpoint(config.hosting, options.now ? { now: options.now } : {});
   } catch (error) {
+    clock.stop();
     await presence.stop();
     await store.close();
     throw error;
@@ -182,12 +191,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     generatePassword: options.generatePassword ?? generatePassword,
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.now ? { now: options.now } : {}),
+    storeNow: () => clock.date(),
   });
   return {
     config,
     replicaId,
     store,
     presence,
+    clock,
     endpoint,
     hosting,
     router,
@@ -196,6 +207,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     channelT,
     drain: (graceMs) => router.drain(graceMs),
     async close(drained) {
+      clock.stop();
       await presence.stop();
       await hosting.close(!drained);
       await registry?.close();

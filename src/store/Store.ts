@@ -6,6 +6,26 @@ import type { NewRegistryRecord, RegistryFlag, RegistryRecord } from './registry
  * Times are `Date`s here and epoch milliseconds in the database, so both engines compare them the same way.
  */
 
+import type {
+  AuditEntry,
+  AuditFilter,
+  AuditSearch,
+  AuditSearchResult,
+  NewAuditEntry,
+  Page,
+  TargetSource,
+} from './auditRecords.js';
+import type {
+  FlaggedDomain,
+  WatchAddResult,
+  WatchAlertRecord,
+  WatchedDomain,
+  WatchFindings,
+} from './watchRecords.js';
+
+export type * from './auditRecords.js';
+export type * from './watchRecords.js';
+
 export type ChangeState =
   | 'pending'
   /** Confirmed by the requester, waiting for a second person (APPROVAL_REQUIRED). */
@@ -72,6 +92,14 @@ export interface ChangePatch {
   sends?: Pick<DnsSet, 'domain' | 'records'>;
 }
 
+/**
+ * A `sending` change's result until its request is handed to the connection (ChangeJournal.handOver):
+ * what tells a sweep that such a change was never sent. Written with every move to `sending`.
+ */
+export const NOT_HANDED = { handed: false } as const;
+/** A `sending` change's result from the moment its request is handed to the connection. */
+export const HANDED = { handed: true } as const;
+
 export interface TransitionOptions {
   /** Stored as `updatedAt`; defaults to the current time. */
   now?: Date;
@@ -80,56 +108,6 @@ export interface TransitionOptions {
   /** Refuse the transition unless this replica still holds the change's lease (its `replicaId`). */
   heldBy?: string;
 }
-
-/** Which audit entries may feed suggestions: one command's entries with one of these outcomes. */
-export interface TargetSource {
-  command: string;
-  subcommand: string;
-  outcomes: readonly string[];
-}
-
-export type WatchStatus = 'new' | 'ok' | 'not_found' | 'failed';
-
-/** A watched domain as the last run saw it. */
-export interface WatchedDomain {
-  /** ASCII (punycode), the key. */
-  domain: string;
-  unicode: string;
-  addedById: string;
-  addedAt: Date;
-  checkedAt: Date | null;
-  status: WatchStatus;
-  /** Failed runs in a row. */
-  failures: number;
-  /** `YYYY-MM-DD`, or null while unknown. */
-  expiryDate: string | null;
-  active: boolean | null;
-  expired: boolean | null;
-  transferredAway: boolean | null;
-}
-
-export interface FlaggedDomain {
-  domain: string;
-  notFound: boolean;
-  inactive: boolean;
-  expired: boolean;
-  transferredAway: boolean;
-  /** Failed runs in a row. */
-  failures: number;
-}
-
-export interface WatchAddResult {
-  added: string[];
-  already: string[];
-  /** Set when nothing was added because the list would pass its limit. */
-  full?: { watched: number; adding: number; limit: number };
-}
-
-/** The fields a run may change. */
-export type WatchFindings = Pick<
-  WatchedDomain,
-  'status' | 'failures' | 'expiryDate' | 'active' | 'expired' | 'transferredAway'
->;
 
 /** A form (modal) shown and not yet submitted: what its submit needs, whichever replica receives it. */
 export interface OpenForm {
@@ -159,31 +137,6 @@ export interface ReplicaRecord {
   heartbeatAt: Date;
 }
 
-export interface AuditEntry {
-  id: number;
-  at: Date;
-  userId: string;
-  userName: string;
-  guildId: string | null;
-  channelId: string | null;
-  command: string;
-  /** '' for commands without subcommands. */
-  subcommand: string;
-  target: string | null;
-  outcome: string;
-  detail: string | null;
-  correlationId: string;
-  durationMs: number | null;
-  parameters: Record<string, unknown> | null;
-  changeId: string | null;
-  /** Who acted, where it was not `userId` (the requester): the approver who approved or rejected. */
-  actedById: string | null;
-  actedByName: string | null;
-}
-
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'actedById' | 'actedByName'> &
-  Partial<Pick<AuditEntry, 'actedById' | 'actedByName'>>;
-
 /** A DNS record set a change sent (whatever became of it), as written when it was sent. */
 export interface SentDnsSet {
   changeId: string;
@@ -208,53 +161,6 @@ export const REMEMBERED_OUTCOMES = ['done', 'unknown'] as const satisfies readon
 export interface DnsSet extends SentDnsSet {
   /** Its change's state. `unknown`: the request left, its answer was not understood. */
   outcome: (typeof REMEMBERED_OUTCOMES)[number];
-}
-
-/** Every given field must match. */
-export interface AuditFilter {
-  /** The requester, or whoever acted on their change (an approver). */
-  userId?: string;
-  command?: string;
-  subcommand?: string;
-  /** Case-insensitive substring of the target; `%`, `_` and `\` match themselves. */
-  target?: string;
-  /**
-   * The whole target, case-insensitively (`audit_target_exact`): what `/audit` searches for text shorter
-   * than TARGET_SUBSTRING_MIN characters, which has no trigram for an index to find it within targets by.
-   */
-  targetExact?: string;
-  /** Entries at or after this instant. */
-  since?: Date;
-  outcome?: string;
-  /**
-   * Only entries after this one in the order of the pages (newest first: an earlier `at`, or the same
-   * and a smaller id): where the previous chunk of an export ended.
-   */
-  before?: { at: Date; id: number };
-}
-
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
-/** One page of `/audit`, from either end of the matches, and the matches counted up to a cap. */
-export interface AuditSearch extends Page {
-  /** `newest`: `offset` counts from the newest match (page 1 is the newest ten); `oldest`: from the oldest. */
-  from: 'newest' | 'oldest';
-  /** Count at most this many matches: past it the answer says "more than", and costs no more. */
-  countUpTo: number;
-}
-
-export interface AuditSearchResult {
-  /** Newest first, from either end. */
-  rows: AuditEntry[];
-  /** Every match when `capped` is false; `countUpTo` when there are more. */
-  total: number;
-  /** True when there are more than `total` (= `countUpTo`) matches. */
-  capped: boolean;
-  /** Whether matches lie past this page, away from the end it counts from (older ones from `newest`). */
-  more: boolean;
 }
 
 export interface Store {
@@ -290,13 +196,16 @@ export interface Store {
       page: { limit: number; after?: Pick<ChangeRecord, 'expiresAt' | 'id'>; now?: Date },
     ): Promise<ChangeRecord[]>;
     /**
-     * Moves every `sending` change whose replica is not among `live` (or is unknown) to `unknown`, with
-     * `result`, and returns them: the replica that was sending it is gone, so nobody knows if it was sent.
+     * Moves every `sending` change whose replica is not among `live` (or is unknown) — and, with `own`,
+     * every one of that replica's that none of its sends `held` — to its end, with `result`, and returns
+     * them: `failed` (`sent: false`) if its result is still NOT_HANDED (never handed to the connection),
+     * else `unknown` (nobody knows whether it was sent).
      */
     orphanSending(
       live: readonly string[],
       result: Record<string, unknown>,
       now: Date,
+      own?: { replicaId: string; held: readonly string[] },
     ): Promise<ChangeRecord[]>;
   };
   /**
@@ -456,12 +365,6 @@ export interface ImportRows {
   watch?: { domains: readonly WatchedDomain[]; alerts: readonly WatchAlertRecord[] };
   /** The DNS sets sent, so the next prompt still shows what it replaces and Revert still finds them. */
   dnsSets?: readonly SentDnsSet[];
-}
-
-export interface WatchAlertRecord {
-  domain: string;
-  key: string;
-  sentAt: Date;
 }
 
 export type ImportResult =

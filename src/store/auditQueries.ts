@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import type { AuditFilter, Page } from './auditRecords.js';
 import { escapeLike } from './recentTargetsQuery.js';
-import type { AuditFilter, Page } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { indexedUpTo } from './targetIndexer.js';
 

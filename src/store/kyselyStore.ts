@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import {
   auditPurgeBatch,
   auditQueries,
@@ -8,6 +8,7 @@ import {
   TARGET_INDEX_LIMIT,
   targetCandidates,
 } from './auditQueries.js';
+import type { AuditFilter } from './auditRecords.js';
 import { batchClaims, type Claim } from './batchClaims.js';
 import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { dnsSetQueries, recordSentSet } from './dnsSetQueries.js';
@@ -15,7 +16,7 @@ import { importRows } from './importRows.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { registryQueries } from './registryQueries.js';
 import { auditRow, changeRow, toAudit, toChange, toJson, toJsonOrNull } from './rowMapping.js';
-import type { AuditFilter, ChangePatch, Store } from './Store.js';
+import { type ChangePatch, NOT_HANDED, type Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { sharedStateQueries } from './sharedStateQueries.js';
 import { storeClockMs } from './storeClockMs.js';
@@ -162,15 +163,37 @@ export function createKyselyStore(
         return { waiting: Number(row.waiting), due: Number(row.due) };
       },
 
-      async orphanSending(live, result, now) {
+      async orphanSending(live, result, now, own) {
         // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
         if (live.length === 0) return [];
-        const query = db
+        const stray = (eb: ExpressionBuilder<Database, 'changes'>) => {
+          const gone = [eb('replica_id', 'is', null), eb('replica_id', 'not in', live)];
+          // The caller's own rows that none of its sends holds (a settle that could not be written).
+          if (own) {
+            const mine = eb('replica_id', '=', own.replicaId);
+            gone.push(own.held.length === 0 ? mine : eb.and([mine, eb('id', 'not in', own.held)]));
+          }
+          return eb.and([eb('state', '=', 'sending'), eb.or(gone)]);
+        };
+        // Never handed to the connection (its mark says so): not sent, so `failed` — and its slot free.
+        const notSent = await db
+          .updateTable('changes')
+          .set({
+            state: 'failed',
+            result: JSON.stringify({ ...result, sent: false }),
+            updated_at: now.getTime(),
+          })
+          .where(stray)
+          .where('result', '=', JSON.stringify(NOT_HANDED))
+          .returningAll()
+          .execute();
+        const unknown = await db
           .updateTable('changes')
           .set({ state: 'unknown', result: JSON.stringify(result), updated_at: now.getTime() })
-          .where('state', '=', 'sending')
-          .where((eb) => eb.or([eb('replica_id', 'is', null), eb('replica_id', 'not in', live)]));
-        return (await query.returningAll().execute()).map(toChange);
+          .where(stray)
+          .returningAll()
+          .execute();
+        return [...notSent, ...unknown].map(toChange);
       },
     },
 

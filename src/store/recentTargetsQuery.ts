@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { TargetSource } from './Store.js';
+import type { TargetSource } from './auditRecords.js';
 import type { Database } from './schema.js';
 
 /**

@@ -1,8 +1,9 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { chunksOf } from './chunksOf.js';
 import { escapeLike } from './recentTargetsQuery.js';
-import type { Store, WatchedDomain } from './Store.js';
+import type { Store } from './Store.js';
 import type { Database, Engine, WatchedDomainsTable } from './schema.js';
+import type { WatchedDomain } from './watchRecords.js';
 
 // The predicate of the partial index watched_domains_flagged (migration 0017), word for word: a planner
 // uses a partial index only for a query whose WHERE matches it.

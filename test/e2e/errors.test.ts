@@ -204,7 +204,8 @@ describe('API errors become clear messages', () => {
         if (n > 400) throw new Error('the change was never claimed for sending');
         await settle(5);
       }
-      // Meanwhile this replica is taken for gone: another one's sweep records the change `unknown`.
+      // Meanwhile this replica is taken for gone: another one's sweep ends the change — `failed`, never
+      // sent, since it was not handed to the connection yet (issue 43: not "possibly sent").
       const swept = await store.changes.orphanSending(['another-replica'], { reason: 'stopped' }, new Date());
       expect(swept.map((record) => record.id)).toEqual([id]);
       await t.nth(click, 0);
@@ -216,7 +217,7 @@ describe('API errors become clear messages', () => {
       'the log line',
     );
     await idle(t);
-    expect((await store.changes.get(id))?.state).toBe('unknown');
+    expect(await store.changes.get(id)).toMatchObject({ state: 'failed', result: { sent: false } });
     // Its end is the sweep's to record: no `failed` audit row contradicts it.
     const { rows } = await store.audit.query({}, { limit: 100, offset: 0 });
     expect(rows.filter((row) => row.changeId === id)).toEqual([]);

@@ -148,7 +148,7 @@ describe.each(engines)('$engine store', ({ databaseUrl }) => {
       });
       expect(await t.bot.store.changes.get(newId)).toMatchObject({ state: 'pending', requestedById: BOB });
       const [ended] = await auditRowsOf(t, oldId);
-      expect(ended).toMatchObject({ userId: BOB, outcome: 'refused', detail: 'outdated' });
+      expect(ended).toMatchObject({ userId: BOB, outcome: 'failed', detail: 'outdated' });
 
       // The old Confirm does nothing more; the new one sends exactly Bob's set, once.
       const again = press(t, bob, 'confirm');
@@ -295,7 +295,7 @@ describe.each(engines)('$engine store', ({ databaseUrl }) => {
       const [ended] = await auditRowsOf(t, oldId);
       expect(ended).toMatchObject({
         userId: BOB,
-        outcome: 'refused',
+        outcome: 'failed',
         detail: 'outdated',
         actedById: APPROVER,
       });

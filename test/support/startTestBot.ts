@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../../src/config.js';
 import type { Bot } from '../../src/startBot.js';
+import type { Store } from '../../src/store/index.js';
 import { builtEntry, ensureBuilt } from './built.js';
 import { captureLogs } from './captureLogs.js';
 import {
@@ -74,6 +75,8 @@ export interface SharedFakes {
 export async function startTestBot(
   env: Record<string, string> = {},
   shared: SharedFakes = {},
+  /** Tests of faults wrap the store (test/support/FaultyStore.ts). */
+  deps: { wrapStore?: (store: Store) => Store } = {},
 ): Promise<TestBot> {
   const discord =
     shared.discord ??
@@ -117,6 +120,7 @@ export async function startTestBot(
     now: () => new Date('2026-11-22T10:00:00Z'),
     readBackDelaysMs: [50, 100, 150],
     ...(shared.sendDeadlinesMs ? { sendDeadlinesMs: shared.sendDeadlinesMs } : {}),
+    ...deps,
   });
   await bot.ready;
 

@@ -50,7 +50,19 @@ export class ApprovalFlow {
     const { journal, config, messages, answers } = state.deps;
     const channelId = config.approval.channelId ?? record.channelId ?? interaction.channelId;
     const expiresAt = new Date(state.deps.now().getTime() + config.approval.timeoutMs);
-    if (!(await journal.awaitApproval(record, expiresAt, { channelId }))) {
+    let waitsNow: boolean;
+    try {
+      waitsNow = await journal.awaitApproval(record, expiresAt, { channelId });
+    } catch (error) {
+      // Undecided: not taken as confirmed; nothing is done and the requester may press Confirm again.
+      invocation.logger.warn({ err: error, change: record.id }, 'could not put the change up for approval');
+      const t = presserT(interaction);
+      await interaction.reply(
+        ephemeral({ content: t('changes.undecided', { button: t('changes.button.confirm') }) }),
+      );
+      return;
+    }
+    if (!waitsNow) {
       await interaction.reply(
         ephemeral({
           content: closedMessage({ ...record, state: 'awaiting_approval' }, presserT(interaction)),
@@ -79,7 +91,13 @@ export class ApprovalFlow {
       await answers.fail(interaction, invocation, error);
       return;
     }
-    await journal.noteApproval(waiting, { channelId, messageId });
+    // Where the request is serves its later edits only: a store that refuses it loses nothing else.
+    await journal.noteApproval(waiting, { channelId, messageId }).catch((error: unknown) => {
+      invocation.logger.warn(
+        { err: error, change: record.id },
+        'could not note where the approval request is',
+      );
+    });
     const link = `https://discord.com/channels/${record.guildId ?? '@me'}/${channelId}/${messageId}`;
     const pending = t('changes.approval.pending', {
       tier: spec.tier,

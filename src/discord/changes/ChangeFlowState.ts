@@ -63,6 +63,11 @@ export interface Sending {
   invocation: Invocation;
   /** The language of the message the outcome goes into: the prompt's, or the approval request's. */
   t: Translator;
+  /**
+   * Handed to the connection (ChangeJournal.handOver recorded it): from here on it is "possibly sent".
+   * Before (its recheck, its acknowledgement), a give-up records it `failed`, never sent.
+   */
+  handed: boolean;
 }
 
 /**
@@ -72,9 +77,12 @@ export interface Sending {
  */
 export class ChangeFlowState {
   readonly prompts = new Map<string, { timer: NodeJS.Timeout; interaction: Prompted }>();
+  /** Every change this process holds in `sending`, from its claim to its settling (or a give-up). */
   readonly sending = new Map<string, Sending>();
   /** Stopping: new confirmations and approvals are turned away; records stay as they are. */
   draining = false;
+  /** Given up at shutdown: settles still retrying stop and leave their changes to the sweep. */
+  stopped = false;
 
   constructor(
     readonly deps: ChangeFlowDeps,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type APIActionRowComponent,
   type APIButtonComponent,
@@ -12,7 +13,7 @@ import { type Message, type Translator, translator } from '../../i18n/Translator
 import { Colour } from '../../replies/colours.js';
 import type { ReplyBody } from '../../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError } from '../../replies/UserError.js';
-import type { ChangeRecord } from '../../store/index.js';
+import { type ChangeRecord, LEASE_MS } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
 import { answerDeadline } from '../answerDeadline.js';
 import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
@@ -21,7 +22,14 @@ import { actionButton, actionRow } from '../render/actionButton.js';
 import type { Approver, ChangeFlowState, Sending } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
-import { approvalRequest, closedMessage, notClaimed, statusBody, unknownReason } from './renderChange.js';
+import {
+  approvalRequest,
+  closedMessage,
+  notClaimed,
+  notSent,
+  statusBody,
+  unknownReason,
+} from './renderChange.js';
 
 /**
  * A sent change's state from its error: unknown wherever the request may have been carried out (the
@@ -54,6 +62,24 @@ type OfferAnew = (
 
 /** The audit detail and journal reason of a change not sent because what it was made against changed. */
 const OUTDATED = 'outdated';
+
+/**
+ * The one name of a change's end when it was never sent (a recheck's refusal, an acknowledgement
+ * Discord refused, a store that could not record the hand-over, a give-up before it): the journal and
+ * the audit trail both record it, so they cannot disagree.
+ */
+const NOT_SENT = 'failed' satisfies SentState;
+
+/**
+ * A settle the store refused is retried with backoff (a store back within the lease still gets the true
+ * outcome); after twice the lease the change is released to this replica's own sweep, which ends it
+ * within one sweep.
+ */
+const SETTLE_BACKOFF_MS = { first: 100, max: 2_000 } as const;
+const SETTLE_RETRY_MS = 2 * LEASE_MS;
+
+/** How a settle went: recorded; refused (another replica recorded it first); or not recorded at all. */
+type Settled = boolean | 'unrecorded';
 
 /**
  * Confirm, and what follows it: claims the change, sends it, and settles its outcome — done, failed, or
@@ -115,6 +141,10 @@ export class ChangeSender {
     const sending = approver
       ? t('changes.approval.sending', { approver: userMention(approver.id) })
       : t('changes.prompt.sending');
+    // Held from here until it is settled: a give-up at shutdown, and this replica's sweep, judge it by
+    // whether it was handed to the connection.
+    const held: Sending = { interaction, record, spec, invocation, t, handed: false };
+    state.sending.set(record.id, held);
     try {
       // If Discord no longer accepts this click, the user never saw it confirmed: nothing is sent.
       await interaction.update(
@@ -124,18 +154,26 @@ export class ChangeSender {
       );
     } catch (error) {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
+      if (!state.sending.delete(record.id)) return;
       // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
-      if (await journal.settle(record, 'sending', 'failed', { reason: 'not acknowledged', sent: false })) {
-        await answers.finish(invocation, 'failed', 'not acknowledged');
-      }
+      const settled = await this.#settle(
+        record,
+        NOT_SENT,
+        { reason: 'not acknowledged', sent: false },
+        invocation,
+      );
+      if (settled === true) await answers.finish(invocation, NOT_SENT, 'not acknowledged');
       return;
     }
     if (recheck && !(await this.#stillHolds(interaction, record, spec, invocation, t, approver))) return;
+    // Given up (shutdown) while it was checked again: recorded and told there, never sent.
+    if (state.sending.get(record.id) !== held) return;
+    if (!(await this.#handOver(interaction, record, spec, invocation, t, approver))) return;
+    held.handed = true;
     invocation.logger.info(
       { change: record.id, operation: record.operation, sent: masked(spec, record.parameters) },
       'change confirmed, sending',
     );
-    state.sending.set(record.id, { interaction, record, spec, invocation, t });
     let outcome: ChangeOutcome;
     try {
       // The private part of the outcome goes to whoever confirmed: the requester, or the approver.
@@ -149,8 +187,9 @@ export class ChangeSender {
     }
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
-    if (!(await journal.settle(record, 'sending', 'done', outcome.result ?? {}))) {
-      await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private);
+    const settled = await this.#settle(record, 'done', outcome.result ?? {}, invocation);
+    if (settled !== true) {
+      await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private, settled);
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
@@ -161,6 +200,90 @@ export class ChangeSender {
     );
     await this.#tellDone(interaction, record, spec, invocation, outcome, t, approver);
     await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
+  }
+
+  /**
+   * Records that the request is about to be handed to the connection — the one boundary of "possibly
+   * sent". If the store cannot record it (or another replica already ended the change), nothing is
+   * sent: the change ends `failed`, never sent, and says so where it was confirmed.
+   */
+  async #handOver(
+    interaction: ButtonInteraction,
+    record: ChangeRecord,
+    spec: AnyChangeSpec,
+    invocation: Invocation,
+    t: Translator,
+    approver: Approver | undefined,
+  ): Promise<boolean> {
+    const { state } = this;
+    const { journal, answers } = state.deps;
+    let lost = false;
+    try {
+      if (await journal.handOver(record)) return true;
+      // Another replica ended it meanwhile (its sweep found this one's lease gone): nothing to hold.
+      lost = true;
+      journal.release(record.id);
+    } catch (error) {
+      invocation.logger.warn({ err: error, change: record.id }, 'could not record the hand-over; not sent');
+    }
+    if (!state.sending.delete(record.id)) return false;
+    const status = notSent(t, t('errors.store_undecided'));
+    const settled = lost
+      ? false
+      : await this.#settle(record, NOT_SENT, { reason: 'store', sent: false }, invocation);
+    await answers.safely(invocation, () =>
+      interaction.editReply(
+        approver
+          ? approvalRequest(record, spec, t, status, false)
+          : statusBody(record, t, Colour.danger, status),
+      ),
+    );
+    if (settled === true) await answers.finish(invocation, NOT_SENT, 'store');
+    return false;
+  }
+
+  /**
+   * sending → `to`, for a change this process holds: a store error is retried with backoff (a blip, a
+   * serialization failure, a restart of the database). Past twice the lease the change is released to
+   * this replica's own sweep, so its slot frees within one sweep even if the store keeps refusing this
+   * write.
+   */
+  async #settle(
+    record: ChangeRecord,
+    to: SentState,
+    result: Record<string, unknown>,
+    invocation: Invocation,
+  ): Promise<Settled> {
+    const { journal } = this.state.deps;
+    const started = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const settled = await journal.settle(record, 'sending', to, result);
+        if (settled || attempt === 0) return settled;
+        // Refused after an error: the earlier attempt may have landed with its answer lost (then the
+        // record holds exactly what it wrote; a sweep's would say why it swept).
+        const now = await journal.get(record.id);
+        return now?.state === to && JSON.stringify(now.result) === JSON.stringify(result);
+      } catch (error) {
+        const waited = performance.now() - started;
+        if (attempt === 0) {
+          invocation.logger.warn(
+            { err: error, change: record.id, to },
+            'could not record the outcome; retrying',
+          );
+        }
+        if (waited >= SETTLE_RETRY_MS || this.state.stopped) {
+          journal.release(record.id);
+          invocation.logger.error(
+            { err: error, change: record.id, to },
+            'could not record the outcome; left to the sweep',
+          );
+          return 'unrecorded';
+        }
+        const backoff = Math.min(SETTLE_BACKOFF_MS.max, SETTLE_BACKOFF_MS.first * 2 ** attempt);
+        await sleep(backoff, undefined, { ref: false });
+      }
+    }
   }
 
   async #tellDone(
@@ -212,18 +335,20 @@ export class ChangeSender {
     t: Translator,
   ): Promise<void> {
     const { state } = this;
-    const { journal, answers } = state.deps;
+    const { answers } = state.deps;
     const description = describeError(error, record.correlationId, t);
     answers.log(invocation, error, description.unexpected);
     if (!state.sending.delete(record.id)) return;
     const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    const settled = await journal.settle(record, 'sending', sent, {
-      error: kind,
-      status: error instanceof HostingApiError ? (error.status ?? null) : null,
-    });
-    if (!settled) {
-      await this.#leaseLost(interaction, record, invocation, t, sent);
+    const settled = await this.#settle(
+      record,
+      sent,
+      { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null },
+      invocation,
+    );
+    if (settled !== true) {
+      await this.#leaseLost(interaction, record, invocation, t, sent, undefined, settled);
       return;
     }
     answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
@@ -273,8 +398,11 @@ export class ChangeSender {
       const description = describeError(error, record.correlationId, t);
       answers.log(invocation, error, description.unexpected);
       const reason = error instanceof RefusalError ? error.reason : 'internal';
-      if (!(await journal.settle(record, 'sending', 'failed', { reason, sent: false }))) {
-        invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+      // Given up at shutdown meanwhile: recorded and told there.
+      if (!state.sending.delete(record.id)) return false;
+      const settled = await this.#settle(record, NOT_SENT, { reason, sent: false }, invocation);
+      if (settled !== true) {
+        invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
         return false;
       }
       const status = description.message;
@@ -285,13 +413,15 @@ export class ChangeSender {
             : statusBody(record, t, Colour.danger, status),
         ),
       );
-      answers.data(interaction, changeData(record, spec, 'failed', { result: { error: reason } }));
-      await answers.finish(invocation, description.outcome, reason);
+      answers.data(interaction, changeData(record, spec, NOT_SENT, { result: { error: reason } }));
+      await answers.finish(invocation, NOT_SENT, reason);
       return false;
     }
     if (!outdated) return true;
-    if (!(await journal.settle(record, 'sending', 'failed', { reason: OUTDATED, sent: false }))) {
-      invocation.logger.warn({ change: record.id }, 'lease lost while checking the change again');
+    if (!state.sending.delete(record.id)) return false;
+    const settled = await this.#settle(record, NOT_SENT, { reason: OUTDATED, sent: false }, invocation);
+    if (settled !== true) {
+      invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
       return false;
     }
     invocation.logger.info(
@@ -299,35 +429,52 @@ export class ChangeSender {
       'what the change was made against has changed: not sent, offered anew',
     );
     await this.offerAnew(interaction, record, spec, invocation, outdated, approver);
-    await answers.finish(invocation, 'refused', OUTDATED);
+    await answers.finish(invocation, NOT_SENT, OUTDATED);
     return false;
   }
 
   /**
-   * Shutdown, out of time: a change still waiting for the provider was sent, so its outcome is unknown —
-   * recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
-   * lease meanwhile, the one that already did.
+   * Shutdown, out of time: a change handed to the connection was sent, so its outcome is unknown; one
+   * still before that boundary (its recheck, its acknowledgement) was not, so it ends `failed`. Either
+   * is recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
+   * lease meanwhile, the one that already did. What the store will not take now, the next sweep ends.
    */
   async abandonSending(): Promise<void> {
     const { state } = this;
     const abandoned = [...state.sending.values()];
     state.sending.clear();
+    state.stopped = true;
     await Promise.all(abandoned.map((sending) => this.#abandon(sending)));
   }
 
-  async #abandon({ interaction, record, invocation, t }: Sending): Promise<void> {
+  async #abandon({ interaction, record, invocation, t, handed }: Sending): Promise<void> {
     const { journal, answers } = this.state.deps;
-    if (!(await journal.settle(record, 'sending', 'unknown', { reason: 'shutdown' }))) {
+    const to: SentState = handed ? 'unknown' : NOT_SENT;
+    let settled: boolean;
+    try {
+      settled = await journal.settle(record, 'sending', to, {
+        reason: 'shutdown',
+        ...(!handed && { sent: false }),
+      });
+    } catch (error) {
+      journal.release(record.id);
+      invocation.logger.error(
+        { err: error, change: record.id },
+        'could not record the give-up; left to the sweep',
+      );
+      return;
+    }
+    if (!settled) {
       await this.#leaseLost(interaction, record, invocation, t, 'no answer before shutdown');
       return;
     }
-    const status = t('changes.outcome.shutdown', {
-      reference: t('errors.reference', { id: record.correlationId }),
-    });
+    const status = handed
+      ? t('changes.outcome.shutdown', { reference: t('errors.reference', { id: record.correlationId }) })
+      : notSent(t);
     await answers.safely(invocation, () =>
       interaction.editReply(statusBody(record, t, Colour.danger, status)),
     );
-    await answers.finish(invocation, 'unknown', 'shutdown');
+    await answers.finish(invocation, to, 'shutdown');
   }
 
   /**
@@ -343,15 +490,22 @@ export class ChangeSender {
     t: Translator,
     answered: SentState | 'no answer before shutdown',
     privatePart?: ReplyBody,
+    settled: Settled = false,
   ): Promise<void> {
     const { answers } = this.state.deps;
-    invocation.logger.warn(
-      { change: record.id, answered },
-      'lease lost while sending: another replica recorded the outcome as unknown',
-    );
-    const status = t('changes.outcome.lease_lost', {
-      reference: t('errors.reference', { id: record.correlationId }),
-    });
+    const reference = t('errors.reference', { id: record.correlationId });
+    if (settled === 'unrecorded') {
+      invocation.logger.error({ change: record.id, answered }, 'outcome not recorded: the sweep ends it');
+    } else {
+      invocation.logger.warn(
+        { change: record.id, answered },
+        'lease lost while sending: another replica recorded the outcome as unknown',
+      );
+    }
+    const status =
+      settled === 'unrecorded'
+        ? t('changes.outcome.unrecorded', { reference })
+        : t('changes.outcome.lease_lost', { reference });
     await answers.safely(invocation, () =>
       interaction.editReply(statusBody(record, t, Colour.danger, status)),
     );

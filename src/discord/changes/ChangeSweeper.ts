@@ -6,8 +6,8 @@ import type { ApprovalFlow } from './ApprovalFlow.js';
 import type { ChangeFlowState } from './ChangeFlowState.js';
 import { promptButtons, statusBody } from './renderChange.js';
 
-// Prompts of an earlier run or another replica have no timer here, and a replica that died mid-send
-// leaves its changes `sending`: a sweep ends both.
+// Prompts of an earlier run or another replica have no timer here, a replica that died mid-send leaves
+// its changes `sending`, and so does a settle the store refused past its retries: a sweep ends all three.
 const SWEEP_INTERVAL_MS = 10_000;
 
 /**
@@ -37,26 +37,31 @@ export class ChangeSweeper {
       const live = await this.state.deps.liveReplicas();
       for (const record of await journal.orphans(live)) {
         const invocation = this.state.invocationOf(record);
+        // Handed to the connection or not (ChangeJournal.handOver): `unknown`, or `failed` never sent.
+        const sent = record.state === 'unknown';
         invocation.logger.warn(
-          { change: record.id },
-          'the replica sending this change stopped; outcome unknown',
+          { change: record.id, state: record.state },
+          sent
+            ? 'the replica sending this change stopped; outcome unknown'
+            : 'this change was never handed to the provider; not sent',
         );
-        await answers.finish(invocation, 'unknown', 'replica stopped');
-        // Its prompt still says "Sending…" and only the dead replica could have edited it: the channel
-        // is told instead, naming the requester, so nobody sends it again blindly.
+        await answers.finish(invocation, sent ? 'unknown' : 'failed', sent ? 'replica stopped' : 'not sent');
+        // Its prompt still says "Sending…" and only the replica that sent it could have edited it: the
+        // channel is told instead, naming the requester, so nobody sends it again blindly.
         if (!record.channelId) continue;
         const t = this.state.channelT;
+        const words = {
+          requester: actorMention(record.requestedById, record.requestedByName),
+          command: record.command,
+          target: record.target ?? '',
+          reference: t('errors.reference', { id: record.correlationId }),
+        };
         await messages
           .post(record.channelId, {
-            content: t('changes.orphan.unknown', {
-              requester: actorMention(record.requestedById, record.requestedByName),
-              command: record.command,
-              target: record.target ?? '',
-              reference: t('errors.reference', { id: record.correlationId }),
-            }),
+            content: t(sent ? 'changes.orphan.unknown' : 'changes.orphan.not_sent', words),
           })
           .catch((error: unknown) => {
-            invocation.logger.warn({ err: error }, 'could not post the unknown outcome');
+            invocation.logger.warn({ err: error }, 'could not post the outcome of a swept change');
           });
       }
     } catch (error) {

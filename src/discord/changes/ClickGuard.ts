@@ -83,7 +83,15 @@ export class ClickGuard {
     const rule = RULES[action];
     const { journal, specs, config, answers, now } = this.state.deps;
     const t = presserT(interaction);
-    const record = await journal.get(id);
+    let record: ChangeRecord | undefined;
+    try {
+      record = await journal.get(id);
+    } catch (error) {
+      // Undecided: nothing is done, and the presser is told to try again (not "interaction failed").
+      this.state.deps.logger.warn({ err: error, change: id }, 'could not read the change behind a press');
+      await interaction.reply(ephemeral({ content: t('errors.store_undecided') }));
+      return undefined;
+    }
     const spec = record && specs.get(record.command);
     if (!record || !spec || (action === 'revert' && !spec.revert)) {
       const unknown =

@@ -14,7 +14,7 @@ import type { SendClaim } from '../../changes/ChangeJournal.js';
 import { recordedPreview } from '../../changes/recordedPreview.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Locale, pickLocale } from '../../i18n/locales.js';
-import { type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
+import { type Message, type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
 import { literal } from '../../replies/literal.js';
@@ -35,9 +35,9 @@ export function presserT(interaction: { locale: string }): Translator {
   return translator(pickLocale(interaction.locale));
 }
 
-/** "Not sent: HostOps is restarting; …" */
-export function notSent(t: Translator): string {
-  return t('changes.not_sent', { reason: restarting().text });
+/** "Not sent: HostOps is restarting; …" (or another reason). */
+export function notSent(t: Translator, reason: string | Message = restarting().text): string {
+  return t('changes.not_sent', { reason });
 }
 
 /**
@@ -88,6 +88,7 @@ export function notClaimed(
   t: Translator,
 ): string {
   if (claim === 'closed') return closed(record, t);
+  if (claim === 'undecided') return t('changes.undecided', { button: t(button) });
   return t('changes.busy', { target: literal(record.target ?? ''), button: t(button) });
 }
 

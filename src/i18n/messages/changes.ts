@@ -18,6 +18,12 @@ export const en = {
   'changes.busy':
     'Not sent yet: another change to {target} is being sent right now. Press **{button}** again in a moment: it is then checked against that change first.',
   'changes.not_sent': 'Not sent: {reason}',
+  'changes.undecided':
+    'Not sent: the store could not be reached to record this press, so nothing was done. Press **{button}** again in a moment.',
+  'changes.orphan.not_sent':
+    '{requester}: `{command}` {target} was **not sent** — HostOps stopped or lost its store before handing it to the provider. Nothing changed; run it again if it is still needed. {reference}',
+  'changes.outcome.unrecorded':
+    '**Outcome not recorded yet** — the store could not be reached to record it; HostOps records it as soon as it can, and the audit channel says how it ended. {reference}',
   'changes.unknown_change': 'This change is no longer known.',
   'changes.unknown_change.run_again': 'This change is no longer known. Run the command again.',
   'changes.only_requester.confirm': 'Only {requester} can confirm this change.',
@@ -93,6 +99,12 @@ export const de = translationOf(en)({
   'changes.busy':
     'Noch nicht gesendet: Gerade wird eine andere Änderung an {target} gesendet. Drück gleich noch einmal **{button}**: Dann wird sie zuerst mit dieser Änderung abgeglichen.',
   'changes.not_sent': 'Nicht gesendet: {reason}',
+  'changes.undecided':
+    'Nicht gesendet: Der Speicher war nicht erreichbar, um diesen Klick zu verbuchen, daher ist nichts passiert. Drück gleich noch einmal **{button}**.',
+  'changes.orphan.not_sent':
+    '{requester}: `{command}` {target} wurde **nicht gesendet** — HostOps hielt an oder verlor seinen Speicher, bevor die Anfrage an den Provider ging. Nichts wurde geändert; führ es erneut aus, falls es noch nötig ist. {reference}',
+  'changes.outcome.unrecorded':
+    '**Ergebnis noch nicht verbucht** — der Speicher war nicht erreichbar; HostOps verbucht es, sobald es kann, und der Audit-Kanal sagt, wie es ausging. {reference}',
   'changes.unknown_change': 'Diese Änderung ist nicht mehr bekannt.',
   'changes.unknown_change.run_again':
     'Diese Änderung ist nicht mehr bekannt. Führ den Befehl noch einmal aus.',

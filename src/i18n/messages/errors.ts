@@ -12,6 +12,8 @@ export const en = {
   'errors.refused.tier_roles': 'one of these roles: {roles}',
   'errors.refused.tier_unconfigured': 'a role that is not configured yet ({variable}); ask an admin',
   'errors.restarting': 'HostOps is restarting; try again in a minute.',
+  'errors.store_undecided':
+    'HostOps could not reach its store to take this on, so nothing was done. Try again in a moment.',
   'errors.unknown_command':
     '`{command}` is not a command this version of HostOps knows. Ask an admin to redeploy the commands.',
   'errors.other_guild': 'HostOps serves only the server it was set up for.',
@@ -70,6 +72,8 @@ export const de = translationOf(en)({
   'errors.refused.tier_unconfigured':
     'eine Rolle, die noch nicht eingerichtet ist ({variable}); frag einen Admin',
   'errors.restarting': 'HostOps startet gerade neu; versuch es in einer Minute noch einmal.',
+  'errors.store_undecided':
+    'HostOps konnte seinen Speicher nicht erreichen, um das zu übernehmen, daher ist nichts passiert. Versuch es gleich noch einmal.',
   'errors.unknown_command':
     '`{command}` ist kein Befehl, den diese Version von HostOps kennt. Bitte einen Admin, die Befehle neu zu registrieren.',
   'errors.other_guild': 'HostOps bedient nur den Server, für den es eingerichtet wurde.',

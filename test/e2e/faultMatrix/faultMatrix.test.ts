@@ -1,0 +1,20 @@
+// Issue 43's fault matrix, in one file so that its parts wait at once (their waits are the lease's and
+// the sweep's, not work): every step × {one store error, the store unreachable > lease} on SQLite and on
+// PostgreSQL (faultMatrix.ts, one bot per engine and class), and SIGKILL at the steps a process can be
+// held at (killMatrix.ts on PostgreSQL, killMatrixSqlite.ts on SQLite). Each part checks its table in docs/reliability.md.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { createDatabase } from '../../support/startPostgres.js';
+import { killMatrixSuite } from './killMatrix.js';
+import { killMatrixSqliteSuite } from './killMatrixSqlite.js';
+import { matrixSuite } from './matrixSuite.js';
+
+matrixSuite(
+  'sqlite',
+  async (label) => `sqlite:${join(mkdtempSync(join(tmpdir(), 'hostops-faults-')), `${label}.db`)}`,
+);
+matrixSuite('postgres', (label) => createDatabase(inject('postgresUrl'), label));
+killMatrixSuite();
+killMatrixSqliteSuite();
