@@ -87,6 +87,41 @@ function rawRequest(head: string, body = ''): Promise<{ status: number | undefin
   });
 }
 
+/** Two signed PINGs on one connection, `idleMs` apart: the statuses of both. */
+async function twoRequestsApart(idleMs: number): Promise<number[]> {
+  const { port } = new URL(bot.interactionsUrl);
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  const statuses: number[] = [];
+  let text = '';
+  const answered = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        const found = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+        if (found.length < n) return;
+        statuses.splice(0, statuses.length, ...found);
+        socket.off('data', check);
+        resolve();
+      };
+      socket.on('data', check);
+      socket.once('close', () => reject(new Error(`closed after ${JSON.stringify(text)}`)));
+    });
+  socket.on('data', (data: Buffer) => {
+    text += data.toString('latin1');
+  });
+  const ping = () => {
+    const body = '{"id":"100000000000000001","application_id":"100000000000000002","type":1,"token":"p"}';
+    return `${headOf({ ...f.discord.signer.headers(body), 'content-length': Buffer.byteLength(body) })}${body}`;
+  };
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(ping());
+  await answered(1);
+  await sleep(idleMs);
+  socket.write(ping());
+  await answered(2);
+  socket.destroy();
+  return statuses;
+}
+
 const headOf = (headers: Record<string, string | number>) =>
   `POST /interactions HTTP/1.1\r\nhost: hostops\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -115,9 +150,9 @@ describe('a wrong DISCORD_PUBLIC_KEY', () => {
 });
 
 describe('deadlines and sizes, checked before the body is read', () => {
-  it('a body that trickles is cut with 408 within twice its deadline; so is a head that never ends', async () => {
+  it('a body that trickles is cut with 408 within twice its deadline; so is a head that never ends; an idle kept-alive connection is not', async () => {
     const timestamp = Math.floor(Date.now() / 1000);
-    const [slowBody, slowHead] = await Promise.all([
+    const [slowBody, slowHead, keptAlive] = await Promise.all([
       rawRequest(
         headOf({
           'content-length': 500,
@@ -127,6 +162,7 @@ describe('deadlines and sizes, checked before the body is read', () => {
         '{"id":',
       ),
       rawRequest('POST /interactions HTTP/1.1\r\nhost: hostops\r\n'),
+      twoRequestsApart(HEADERS_DEADLINE_MS + 500),
     ]);
     report(
       `slow body cut after ${slowBody.afterMs.toFixed(0)} ms, slow head after ${slowHead.afterMs.toFixed(0)} ms`,
@@ -135,6 +171,8 @@ describe('deadlines and sizes, checked before the body is read', () => {
     expect(slowBody.afterMs).toBeLessThan(2 * BODY_DEADLINE_MS);
     expect(slowHead.status).toBe(408);
     expect(slowHead.afterMs).toBeLessThan(2 * HEADERS_DEADLINE_MS);
+    // Between requests the keep-alive (KEEP_ALIVE_MS, longer than the proxy's) applies, not the head's deadline.
+    expect(keptAlive).toEqual([200, 200]);
   });
 
   it('a body announced over the cap, bad signature headers, a stale timestamp: refused at once from the head', async () => {
