@@ -6,13 +6,14 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rssBytes } from '../../bench/procStats.js';
 import {
   BODY_DEADLINE_MS,
   HEADERS_DEADLINE_MS,
   MAX_BODY_BYTES,
 } from '../../src/discord/http/endpointLimits.js';
 import { InteractionSigner } from '../support/interactionSigner.js';
-import { rssOf, startSlowFlood } from '../support/slowFlood.js';
+import { startSlowFlood } from '../support/slowFlood.js';
 import {
   type Fakes,
   killSpawned,
@@ -42,7 +43,7 @@ beforeAll(async () => {
   f.discord.deliverOverHttp([bot.interactionsUrl]);
   const warmUp = signedRead('warm-up.example');
   expect((await responseOf(warmUp)).status).toBe(200);
-  idleRss = await rssOf(bot.child.pid as number);
+  idleRss = rssBytes(bot.child.pid as number);
 }, 30_000);
 afterAll(async () => {
   await killSpawned();
@@ -198,9 +199,7 @@ describe.each([300, 1_000])(
       const flood = startSlowFlood({ url: bot.interactionsUrl, connections });
       let peakRss = 0;
       const sampling = setInterval(() => {
-        void rssOf(bot.child.pid as number).then((rss) => {
-          peakRss = Math.max(peakRss, rss);
-        });
+        peakRss = Math.max(peakRss, rssBytes(bot.child.pid as number));
       }, 100);
       try {
         // Every connection through its deadline once: the flood at its steady state.

@@ -65,7 +65,8 @@ export function startSlowFlood(options: SlowFloodOptions): SlowFlood {
     socket.on('error', () => {});
     socket.on('close', () => {
       sockets.delete(socket);
-      if (!answered) unanswered += 1;
+      // Closed by the server without a status line (not by stop()).
+      if (!answered && !stopped) unanswered += 1;
       // Reopened at once, as the attacker would.
       setImmediate(open);
     });
@@ -97,13 +98,4 @@ export function startSlowFlood(options: SlowFloodOptions): SlowFlood {
       await Promise.all(closing);
     },
   };
-}
-
-/** Resident set size of a process, from /proc (Linux), in bytes. */
-export async function rssOf(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kb) * 1024;
 }
