@@ -2,17 +2,17 @@
 // signature headers and a current timestamp, each reopened as soon as it is closed (bench/floodProcess.ts,
 // a process of its own). One HostOps over HTTP: 200 signed `/domain info` at 20/s without the flood, then
 // the same with it: how many were answered, their ack p99 against the run without, and RSS during the flood
-// against idle.
+// against idle; the same for the bare HTTP endpoint (bench/bareHttp.mjs), what node:http alone costs.
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_DEADLINE_MS } from '../../src/discord/http/endpointLimits.js';
-import { ROOT } from '../botSetup.js';
+import { type BotKind, ROOT } from '../botSetup.js';
 import { ackTimes, dispatchAtRate, domainInfo, waitForAcks } from '../dispatch.js';
 import { launch } from '../launch.js';
 import { rssBytes } from '../procStats.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
-import { fmtSummary, mb, summarize } from '../stats.js';
+import { fmtSummary, mb, type Summary, summarize } from '../stats.js';
 
 const CONNECTIONS = 1_000;
 const SIGNED = 200;
@@ -43,79 +43,92 @@ function startFlood(url: string) {
   };
 }
 
+interface FloodRun {
+  idle: number;
+  peak: number;
+  quiet: { answered: number; summary: Summary };
+  flooded: { answered: number; summary: Summary };
+  report: FloodReport;
+}
+
+/** One bot over HTTP: the signed run without the flood, then with it, RSS sampled throughout. */
+async function underFlood(kind: BotKind): Promise<FloodRun> {
+  const running = await launch(kind, { spawn: { interactionsPort: 0 }, warmUp: 20 });
+  try {
+    const { stage, bot, tracker } = running;
+    const url = bot.interactionsUrl;
+    if (url === undefined) throw new Error(`${kind} was not started over HTTP`);
+    const signedRun = async () => {
+      const { dispatched } = await dispatchAtRate(RATE, SIGNED, () => domainInfo(stage));
+      const responses = await Promise.all(dispatched.map((i) => i.response));
+      await waitForAcks(tracker, dispatched, 5_000);
+      const { times } = ackTimes(tracker, dispatched);
+      return { answered: responses.filter((r) => r?.status === 200).length, summary: summarize(times) };
+    };
+    await sleep(1_000);
+    const idle = rssBytes(bot.pid);
+    const quiet = await signedRun();
+    const flood = startFlood(url);
+    await flood.started;
+    let peak = 0;
+    const sampling = setInterval(() => {
+      peak = Math.max(peak, rssBytes(bot.pid));
+    }, 100);
+    try {
+      // Every connection through its body deadline once: the flood at its steady state.
+      await sleep(BODY_DEADLINE_MS + 1_000);
+      const flooded = await signedRun();
+      return { idle, peak, quiet, flooded, report: await flood.stop() };
+    } finally {
+      clearInterval(sampling);
+    }
+  } finally {
+    await running.stop();
+  }
+}
+
+const above = (run: FloodRun) => (run.peak - run.idle) / 1024 / 1024;
+
 export const httpFlood: Metric = {
   name: 'flood',
   title: 'HTTP mode under a flood of slow unsigned connections',
   async run(): Promise<MetricResult> {
-    const running = await launch('hostops', { spawn: { interactionsPort: 0 }, warmUp: 20 });
-    try {
-      const { stage, bot, tracker } = running;
-      const url = bot.interactionsUrl;
-      if (url === undefined) throw new Error('HostOps was not started over HTTP');
-      const signedRun = async () => {
-        const { dispatched } = await dispatchAtRate(RATE, SIGNED, () => domainInfo(stage));
-        const responses = await Promise.all(dispatched.map((i) => i.response));
-        await waitForAcks(tracker, dispatched, 5_000);
-        const { times } = ackTimes(tracker, dispatched);
-        return { answered: responses.filter((r) => r?.status === 200).length, summary: summarize(times) };
-      };
-      await sleep(1_000);
-      const idle = rssBytes(bot.pid);
-      const quiet = await signedRun();
-
-      const flood = startFlood(url);
-      await flood.started;
-      let peak = 0;
-      const sampling = setInterval(() => {
-        peak = Math.max(peak, rssBytes(bot.pid));
-      }, 100);
-      let flooded: Awaited<ReturnType<typeof signedRun>>;
-      let report: FloodReport;
-      try {
-        // Every connection through its body deadline once: the flood at its steady state.
-        await sleep(BODY_DEADLINE_MS + 1_000);
-        flooded = await signedRun();
-      } finally {
-        clearInterval(sampling);
-        report = await flood.stop();
-      }
-      const above = (peak - idle) / 1024 / 1024;
-      return {
-        rows: [
-          {
-            metric: `HTTP mode, ${CONNECTIONS.toLocaleString('en')} slow wrong-signature connections (reopened): signed interactions answered`,
-            hostops: `${flooded.answered} / ${SIGNED}`,
-            reference: '—',
-            ratio: '—',
-            target: `${SIGNED} / ${SIGNED}`,
-            met: flooded.answered === SIGNED,
-          },
-          ratioRow(
-            'Same: ack p99 of the signed ones vs without the flood',
-            flooded.summary.p99,
-            quiet.summary.p99,
-            2,
-            (v) => `${v.toFixed(1)} ms`,
-            'no flood',
-          ),
-          {
-            metric: 'Same: RSS during the flood vs idle',
-            hostops: mb(peak),
-            reference: `${mb(idle)} (idle)`,
-            ratio: `+${above.toFixed(1)} MB`,
-            target: `≤ idle + ${RSS_ABOVE_IDLE_MB} MB`,
-            met: above <= RSS_ABOVE_IDLE_MB,
-          },
-        ],
-        details: [
-          `Without the flood: ${quiet.answered} / ${SIGNED} answered, ack ${fmtSummary(quiet.summary)}.`,
-          `With ${CONNECTIONS} slow connections: ${flooded.answered} / ${SIGNED} answered, ack ${fmtSummary(flooded.summary)}.`,
-          `The flood: ${report.opened} connections opened in all, their requests answered ${JSON.stringify(report.statuses)}, ${report.unanswered} closed without an answer.`,
-          `RSS: idle ${mb(idle)}, peak during the flood ${mb(peak)} (sampled every 100 ms).`,
-        ],
-      };
-    } finally {
-      await running.stop();
-    }
+    const hostops = await underFlood('hostops');
+    // The smallest endpoint on node:http (bench/bareHttp.mjs, Node's default timeouts) under the same flood:
+    // what 1,000 open connections cost node:http itself.
+    const bare = await underFlood('barehttp');
+    const details = (name: string, run: FloodRun) => [
+      `${name} without the flood: ${run.quiet.answered} / ${SIGNED} answered, ack ${fmtSummary(run.quiet.summary)}.`,
+      `${name} with ${CONNECTIONS} slow connections: ${run.flooded.answered} / ${SIGNED} answered, ack ${fmtSummary(run.flooded.summary)}; the flood opened ${run.report.opened} connections in all, their requests were answered ${JSON.stringify(run.report.statuses)}, ${run.report.unanswered} closed without an answer; RSS idle ${mb(run.idle)}, peak during the flood ${mb(run.peak)} (+${above(run).toFixed(1)} MB, sampled every 100 ms).`,
+    ];
+    return {
+      rows: [
+        {
+          metric: `HTTP mode, ${CONNECTIONS.toLocaleString('en')} slow wrong-signature connections (reopened): signed interactions answered`,
+          hostops: `${hostops.flooded.answered} / ${SIGNED}`,
+          reference: `${bare.flooded.answered} / ${SIGNED} (bare HTTP)`,
+          ratio: '—',
+          target: `${SIGNED} / ${SIGNED}`,
+          met: hostops.flooded.answered === SIGNED,
+        },
+        ratioRow(
+          'Same: ack p99 of the signed ones vs without the flood',
+          hostops.flooded.summary.p99,
+          hostops.quiet.summary.p99,
+          2,
+          (v) => `${v.toFixed(1)} ms`,
+          'no flood',
+        ),
+        {
+          metric: 'Same: RSS during the flood vs idle',
+          hostops: `${mb(hostops.peak)} (+${above(hostops).toFixed(1)} MB)`,
+          reference: `${mb(hostops.idle)} idle; bare HTTP +${above(bare).toFixed(1)} MB`,
+          ratio: `+${above(hostops).toFixed(1)} MB`,
+          target: `≤ idle + ${RSS_ABOVE_IDLE_MB} MB`,
+          met: above(hostops) <= RSS_ABOVE_IDLE_MB,
+        },
+      ],
+      details: [...details('HostOps', hostops), ...details('Bare HTTP', bare)],
+    };
   },
 };
