@@ -88,6 +88,8 @@ function rawRequest(head: string, body = ''): Promise<{ status: number | undefin
   });
 }
 
+const PING_BODY = '{"id":"100000000000000001","application_id":"100000000000000002","type":1,"token":"p"}';
+
 /** Two signed PINGs on one connection, `idleMs` apart: the statuses of both. */
 async function twoRequestsApart(idleMs: number): Promise<number[]> {
   const { port } = new URL(bot.interactionsUrl);
@@ -109,10 +111,8 @@ async function twoRequestsApart(idleMs: number): Promise<number[]> {
   socket.on('data', (data: Buffer) => {
     text += data.toString('latin1');
   });
-  const ping = () => {
-    const body = '{"id":"100000000000000001","application_id":"100000000000000002","type":1,"token":"p"}';
-    return `${headOf({ ...f.discord.signer.headers(body), 'content-length': Buffer.byteLength(body) })}${body}`;
-  };
+  const ping = () =>
+    `${headOf({ ...f.discord.signer.headers(PING_BODY), 'content-length': Buffer.byteLength(PING_BODY) })}${PING_BODY}`;
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(ping());
   await answered(1);
@@ -215,6 +215,20 @@ describe.each([300, 1_000])(
           );
           await sleep(50);
         }
+        // Discord's own probes: a whole request with an invalid signature, which must be refused 401.
+        const probes = await Promise.all(
+          Array.from({ length: 5 }, async () => {
+            const headers = f.discord.signer.headers(PING_BODY);
+            const flipped = headers['x-signature-ed25519'].replace(/^./, (c) => (c === '0' ? '1' : '0'));
+            const response = await fetch(bot.interactionsUrl, {
+              method: 'POST',
+              headers: { ...headers, 'x-signature-ed25519': flipped },
+              body: PING_BODY,
+            });
+            return response.status;
+          }),
+        );
+        expect(probes).toEqual([401, 401, 401, 401, 401]);
         const responses = await Promise.all(signed);
         expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
         const ackMs = responses.map((r) => r.ms);
@@ -245,8 +259,12 @@ describe('counting and shutdown', () => {
         new RegExp(`hostops_interaction_requests_total\\{status="${status}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
       );
     expect(count(200)).toBeGreaterThanOrEqual(41);
-    // The wrong key's 6, the head checks' 3, and the floods' bodies that arrived whole (none: they trickle).
-    expect(count(401)).toBeGreaterThanOrEqual(9);
+    // The wrong key's 6, the head checks' 3, the probes during both floods (the floods' own trickle: 408).
+    expect(count(401)).toBe(19);
+    // Those 16 invalid signatures, over less than two minutes: at most two lines, never one each.
+    const warnings = bot.lines.filter((l) => l.raw.includes(INVALID_SIGNATURE));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings.length).toBeLessThanOrEqual(2);
     expect(count(413)).toBe(1);
     // The slow head and body, and every flood connection cut at its deadline.
     expect(count(408)).toBeGreaterThan(300);
