@@ -241,8 +241,9 @@ describe.each([300, 1_000])(
         expect(flood.statuses.size).toBeGreaterThan(0);
         for (const status of flood.statuses.keys()) expect([401, 408, 429, 503]).toContain(status);
         expect(flood.statuses.get(408) ?? 0).toBeGreaterThan(0);
-        // Before the fix: +256 MiB of bodies (1 MiB each, read before any check) at 300 connections.
-        expect(peakRss - idleRss).toBeLessThan(64 * MB);
+        // node:http's own cost of 1,000 open connections is 65–75 MB on this Node (docs/bench/2026-11-28-http-flood.md);
+        // a body held per connection (before the fix, up to 1 MiB each: +256 MiB at 300) would be far past this.
+        expect(peakRss - idleRss).toBeLessThan(128 * MB);
       } finally {
         clearInterval(sampling);
         await flood.stop();
