@@ -10,7 +10,7 @@ import { BODY_DEADLINE_MS } from '../../src/discord/http/endpointLimits.js';
 import { type BotKind, ROOT } from '../botSetup.js';
 import { ackTimes, dispatchAtRate, domainInfo, waitForAcks } from '../dispatch.js';
 import { launch } from '../launch.js';
-import { rssBytes } from '../procStats.js';
+import { cpuMs, rssBytes } from '../procStats.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
 import { fmtSummary, mb, type Summary, summarize } from '../stats.js';
 
@@ -49,6 +49,8 @@ interface FloodRun {
   quiet: { answered: number; summary: Summary };
   flooded: { answered: number; summary: Summary };
   report: FloodReport;
+  /** CPU time the bot used per second of the flood. */
+  cpuPerSecond: number;
 }
 
 /** One bot over HTTP: the signed run without the flood, then with it, RSS sampled throughout. */
@@ -70,6 +72,8 @@ async function underFlood(kind: BotKind): Promise<FloodRun> {
     const quiet = await signedRun();
     const flood = startFlood(url);
     await flood.started;
+    const cpuBefore = cpuMs(bot.pid);
+    const floodStart = performance.now();
     let peak = 0;
     const sampling = setInterval(() => {
       peak = Math.max(peak, rssBytes(bot.pid));
@@ -78,7 +82,8 @@ async function underFlood(kind: BotKind): Promise<FloodRun> {
       // Every connection through its body deadline once: the flood at its steady state.
       await sleep(BODY_DEADLINE_MS + 1_000);
       const flooded = await signedRun();
-      return { idle, peak, quiet, flooded, report: await flood.stop() };
+      const cpuPerSecond = ((cpuMs(bot.pid) - cpuBefore) * 1000) / (performance.now() - floodStart);
+      return { idle, peak, quiet, flooded, report: await flood.stop(), cpuPerSecond };
     } finally {
       clearInterval(sampling);
     }
@@ -99,7 +104,7 @@ export const httpFlood: Metric = {
     const bare = await underFlood('barehttp');
     const details = (name: string, run: FloodRun) => [
       `${name} without the flood: ${run.quiet.answered} / ${SIGNED} answered, ack ${fmtSummary(run.quiet.summary)}.`,
-      `${name} with ${CONNECTIONS} slow connections: ${run.flooded.answered} / ${SIGNED} answered, ack ${fmtSummary(run.flooded.summary)}; the flood opened ${run.report.opened} connections in all, their requests were answered ${JSON.stringify(run.report.statuses)}, ${run.report.unanswered} closed without an answer; RSS idle ${mb(run.idle)}, peak during the flood ${mb(run.peak)} (+${above(run).toFixed(1)} MB, sampled every 100 ms).`,
+      `${name} with ${CONNECTIONS} slow connections: ${run.flooded.answered} / ${SIGNED} answered, ack ${fmtSummary(run.flooded.summary)}; the flood opened ${run.report.opened} connections in all, their requests were answered ${JSON.stringify(run.report.statuses)}, ${run.report.unanswered} closed without an answer; RSS idle ${mb(run.idle)}, peak during the flood ${mb(run.peak)} (+${above(run).toFixed(1)} MB, sampled every 100 ms); the bot's CPU ${run.cpuPerSecond.toFixed(0)} ms per second of the flood.`,
     ];
     return {
       rows: [
