@@ -239,6 +239,8 @@ export async function startInteractionsEndpoint(
       // Nothing unverified holds a shutdown: what has not arrived whole by now is not waited for.
       bodies.refuseAll();
       bodies.stop();
+      // Their 503s are written (and counted) before the connections are closed.
+      await new Promise((resolve) => setImmediate(resolve));
       if (verifiedInFlight > 0 && waitMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
