@@ -22,6 +22,7 @@ import { dnsDiff, dnsLookup } from './metrics/dns.js';
 import { expiry } from './metrics/expiry.js';
 import { history } from './metrics/history.js';
 import { http } from './metrics/http.js';
+import { httpFlood } from './metrics/httpFlood.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
@@ -61,6 +62,7 @@ const METRICS = [
   history,
   load,
   http,
+  httpFlood,
   scrape,
   operatorPages,
 ];

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import { KEEP_ALIVE_MS, NETWORK_MARGIN_MS } from '../src/discord/http/endpointLimits.js';
 
 type Yaml = string | number | null | Yaml[] | { [key: string]: Yaml };
 
@@ -193,5 +194,33 @@ describe('compose.http.yaml: the replicas in http mode behind a proxy', () => {
     expect(caddyfile).toMatch(/lb_try_duration /);
     // Anything but the endpoint: 404, so /healthz and /metrics are not public.
     expect(caddyfile).toMatch(/\n\trespond 404\n\}/);
+  });
+
+  it("Caddy's timings agree with HostOps': keep-alive shorter, health checks within the unready time, dial within Discord's 3 s", () => {
+    const ms = (name: string) => {
+      const value = new RegExp(`\\n\\t+${name} (\\d+)(ms|s)\\n`).exec(caddyfile);
+      if (!value) throw new Error(`no ${name} in the Caddyfile`);
+      return Number(value[1]) * (value[2] === 's' ? 1000 : 1);
+    };
+    // Caddy closes an idle connection before HostOps would: never a POST sent on one being closed.
+    expect(ms('keepalive')).toBeLessThan(KEEP_ALIVE_MS);
+    for (const [, service] of replicas) {
+      const env = service.environment as Record<string, string>;
+      const config = parseConfig({
+        DISCORD_TOKEN: 't',
+        DISCORD_GUILD_ID: '100000000000000000',
+        HOSTING_API_URL: 'sandbox',
+        DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+        ...env,
+        DATABASE_URL: env.DATABASE_URL?.replace(PASSWORD, 'pw'),
+      });
+      // /healthz fails at SIGTERM; the replica keeps answering this long, so Caddy's next check sees it first.
+      expect(ms('health_interval')).toBeLessThan(config.interactions.unreadyMs);
+      expect(caddyfile).toContain(`health_port ${config.http.port}\n`);
+      // Stopping within Docker's 10 s (compose's default stop_grace_period), before its SIGKILL.
+      expect(config.shutdownGraceMs).toBeLessThan(10_000);
+    }
+    // A replica gone silently costs a dial timeout before the other is tried: within the network's margin.
+    expect(ms('dial_timeout')).toBeLessThan(NETWORK_MARGIN_MS);
   });
 });

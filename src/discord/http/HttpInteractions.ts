@@ -1,10 +1,8 @@
 import { type APIInteraction, type Client, Events, type Interaction } from 'discord.js';
 import type { Logger } from '../../logger.js';
+import { RESPONSE_DEADLINE_MS } from './endpointLimits.js';
 import type { InitialResponses } from './InitialResponses.js';
 import { type EndpointAnswer, json, type Reply } from './startInteractionsEndpoint.js';
-
-// Discord's window for the first response; after it the request is answered with an error, not held.
-export const RESPONSE_DEADLINE_MS = 3_000;
 
 export interface HttpInteractionsDeps {
   client: Client;
@@ -38,8 +36,13 @@ export class HttpInteractions {
     });
   }
 
-  /** Calls `reply` exactly once: the first response, or an error status when there is none. */
-  answer(payload: APIInteraction, reply: Reply): Promise<void> {
+  /**
+   * Calls `reply` exactly once: the first response, or an error status when there is none by the deadline,
+   * counted from `arrivedAt` (performance.now() at the request's headers). A first response made after
+   * that is refused where it is sent (the handler's reply, deferral or update throws), never sent through
+   * REST instead: Discord may have given up on it, so a change confirmed by it is not sent.
+   */
+  answer(payload: APIInteraction, reply: Reply, arrivedAt = performance.now()): Promise<void> {
     const { responses, logger } = this.#deps;
     // A replay while the first delivery is still being answered here: the store's claim decides the rest.
     if (responses.isAwaited(payload.id))
@@ -47,11 +50,18 @@ export class HttpInteractions {
     return new Promise<void>((done) => {
       let timer: NodeJS.Timeout | undefined;
       let sent = false;
+      let late = false;
       const send = (answer: EndpointAnswer): Promise<void> => {
-        if (sent) return Promise.reject(new Error('this interaction already has its answer'));
+        if (sent)
+          return Promise.reject(
+            new Error(
+              late
+                ? 'first response ready after the deadline (the request was answered 503): not sent'
+                : 'this interaction already has its answer',
+            ),
+          );
         sent = true;
         clearTimeout(timer);
-        stopAwaiting();
         const written = reply(answer);
         written.then(done, done);
         return written;
@@ -64,20 +74,32 @@ export class HttpInteractions {
       };
       const handling = this.#route(payload);
       if (handling === undefined) {
+        stopAwaiting();
         fallBack(json(400, { error: 'not an interaction HostOps takes' }));
         return;
       }
-      timer = setTimeout(() => {
-        logger.warn({ interaction: payload.id }, 'no first response within 3 s: the request is answered 503');
-        fallBack(json(503, { error: 'no response in time' }));
-      }, this.#deps.deadlineMs ?? RESPONSE_DEADLINE_MS);
-      void handling.then((taken) =>
+      const deadlineMs = this.#deps.deadlineMs ?? RESPONSE_DEADLINE_MS;
+      timer = setTimeout(
+        () => {
+          if (sent) return;
+          late = true;
+          logger.warn(
+            { interaction: payload.id, deadlineMs },
+            'no first response in time: the request is answered 503 and a later one is not sent',
+          );
+          fallBack(json(503, { error: 'no response in time' }));
+        },
+        Math.max(0, arrivedAt + deadlineMs - performance.now()),
+      );
+      // Until the handling ends its first response is caught here, in time or not (then refused).
+      void handling.then((taken) => {
+        stopAwaiting();
         fallBack(
           taken
             ? json(400, { error: 'HostOps has no response to this interaction' })
             : json(409, { error: 'interaction already handled' }),
-        ),
-      );
+        );
+      });
     });
   }
 

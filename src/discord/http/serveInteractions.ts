@@ -49,7 +49,7 @@ export async function serveInteractions(deps: HttpDeliveryDeps): Promise<Deliver
     port,
     checkSignature,
     now: () => clock.now(),
-    answer: (interaction, reply) => interactions.answer(interaction, reply),
+    answer: (interaction, reply, arrivedAt) => interactions.answer(interaction, reply, arrivedAt),
     logger,
     onAnswered: (status) => deps.metrics.interactionRequest(status),
   }).catch((error: unknown) => {
@@ -57,11 +57,14 @@ export async function serveInteractions(deps: HttpDeliveryDeps): Promise<Deliver
     throw error;
   });
   health.endpoint = 'ready';
+  // When the shutdown's SHUTDOWN_GRACE_MS ends: closing the listener waits for nothing past it.
+  let graceEndsAt = Number.POSITIVE_INFINITY;
   return {
     ready: Promise.resolve(),
     // Nothing outside this process can end its listener.
     fatal: new Promise<string>(() => {}),
     async stopAccepting(graceMs) {
+      graceEndsAt = performance.now() + graceMs;
       health.endpoint = 'stopping';
       // Still answering, so what the load balancer sends before its health check notices is not lost.
       await sleep(Math.min(unreadyMs, graceMs));
@@ -69,7 +72,7 @@ export async function serveInteractions(deps: HttpDeliveryDeps): Promise<Deliver
       logger.info({ inFlight: endpoint.inFlight }, 'interactions endpoint stopped accepting');
     },
     async close() {
-      await endpoint.close();
+      await endpoint.close(Math.max(0, graceEndsAt - performance.now()));
       clock.stop();
       await client.destroy();
     },

@@ -1,8 +1,22 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { type APIInteraction, InteractionType } from 'discord.js';
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
+import { checkRequestHead } from './checkRequestHead.js';
+import {
+  BODY_DEADLINE_MS,
+  CLOSE_WAIT_MS,
+  DEADLINE_CHECK_MS,
+  HEADERS_DEADLINE_MS,
+  KEEP_ALIVE_MS,
+  MAX_BODY_BYTES,
+  MAX_HEADER_BYTES,
+  MAX_VERIFIED_IN_FLIGHT,
+  UNVERIFIED_BYTES_BUDGET,
+} from './endpointLimits.js';
+import { RateLimitedWarning } from './RateLimitedWarning.js';
+import { UnverifiedBodies } from './UnverifiedBodies.js';
 import type { SignatureCheck } from './verifySignature.js';
 
 /** What the endpoint sends back for one request. */
@@ -21,36 +35,28 @@ export interface InteractionsEndpointOptions {
   checkSignature: SignatureCheck;
   /** The store's clock (epoch ms), which request timestamps are judged by. */
   now: () => number;
-  /** Answers a verified interaction other than PING: calls `reply` exactly once. */
-  answer(interaction: APIInteraction, reply: Reply): Promise<void>;
+  /**
+   * Answers a verified interaction other than PING: calls `reply` exactly once. `arrivedAt` is
+   * performance.now() when its headers arrived, which Discord's 3 s are counted from.
+   */
+  answer(interaction: APIInteraction, reply: Reply, arrivedAt: number): Promise<void>;
   logger: Logger;
-  /** Told every request's status (the metrics). */
+  /** Told every request's status, refusals included (the metrics). */
   onAnswered?: (status: number) => void;
 }
 
 export interface InteractionsEndpoint {
   port: number;
-  /** Requests not yet answered. */
+  /** Verified requests not yet answered. */
   readonly inFlight: number;
   /** Stops listening; requests still arriving on open connections are answered, then those connections close. */
   stopAccepting(): void;
-  /** Waits for the requests in flight (each is answered within Discord's 3 seconds), then closes. */
-  close(): Promise<void>;
+  /**
+   * Refuses what is still unverified at once, waits for the verified requests being answered (each is, by its
+   * deadline) up to `waitMs`, then closes every connection.
+   */
+  close(waitMs?: number): Promise<void>;
 }
-
-// A command's payload is a few kilobytes; a button's carries its message (embeds included), still far less.
-export const MAX_BODY_BYTES = 1024 * 1024;
-// Unanswered requests at once; more get 503 at once rather than queueing past Discord's 3 seconds.
-export const MAX_IN_FLIGHT = 256;
-// Discord's own rule for its signed requests: an older (or newer) timestamp is a replay.
-export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
-// Time to send a whole request; a client that trickles it in is cut off.
-const REQUEST_TIMEOUT_MS = 10_000;
-// How long closing waits for requests in flight: past Discord's 3 s none of them can still be answered.
-const CLOSE_WAIT_MS = 3_500;
-// Above the idle timeouts of common load balancers and proxies (60 s, Caddy's 2 min excepted), so the
-// proxy rather than HostOps closes an idle connection, never one it is about to send on.
-const KEEP_ALIVE_MS = 75_000;
 
 const snowflake = z.string().regex(/^\d{1,20}$/);
 const envelope = z.looseObject({
@@ -67,19 +73,53 @@ export const json = (status: number, value: unknown): EndpointAnswer => ({
 });
 const refusal = (status: number, error: string) => json(status, { error });
 
+const BODY_REFUSALS = {
+  408: `body not received within ${BODY_DEADLINE_MS} ms of its headers`,
+  413: `body larger than ${MAX_BODY_BYTES} bytes`,
+  429: 'too many bytes of unverified requests held: the oldest is cut',
+  503: 'shutting down',
+} as const;
+
+// What Node itself answers a connection it cannot take a request from (no request object exists).
+const CLIENT_ERRORS: Record<string, number> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+  HPE_HEADER_OVERFLOW: 431,
+};
+
 /**
- * POST /interactions, Discord's Interactions Endpoint URL, on a listener of its own: nothing else is
- * served here. Each request is verified (signature, then timestamp) before anything in it is read.
+ * POST /interactions, Discord's Interactions Endpoint URL, on a listener of its own: nothing else is served
+ * here. A request is judged from its head first (checkRequestHead), its body is read under a size cap and a
+ * deadline (UnverifiedBodies), its signature checked; only then does it take one of the slots of verified
+ * work. Every refusal is counted (onAnswered).
  */
 export async function startInteractionsEndpoint(
   options: InteractionsEndpointOptions,
 ): Promise<InteractionsEndpoint> {
   const { logger } = options;
-  let inFlight = 0;
+  const count = (status: number) => options.onAnswered?.(status);
+  let verifiedInFlight = 0;
   let stopping = false;
   const idleWaiters = new Set<() => void>();
+  const bodies = new UnverifiedBodies({
+    maxBytes: MAX_BODY_BYTES,
+    deadlineMs: BODY_DEADLINE_MS,
+    budgetBytes: UNVERIFIED_BYTES_BUDGET,
+    checkEveryMs: DEADLINE_CHECK_MS,
+  });
+  const invalidSignatures = new RateLimitedWarning((n) =>
+    logger.warn(
+      { count: n },
+      `${n} requests with an invalid signature in the last minute: check DISCORD_PUBLIC_KEY`,
+    ),
+  );
+  const staleTimestamps = new RateLimitedWarning((n) =>
+    logger.warn(
+      { count: n },
+      `${n} requests with a timestamp more than 5 minutes off in the last minute: replays, or a clock that is wrong`,
+    ),
+  );
 
-  const write = (res: ServerResponse, answer: EndpointAnswer): Promise<void> =>
+  const write = (req: IncomingMessage, res: ServerResponse, answer: EndpointAnswer): Promise<void> =>
     new Promise((resolve, reject) => {
       if (res.headersSent || res.destroyed) {
         reject(new Error('the request was closed before its answer'));
@@ -88,44 +128,45 @@ export async function startInteractionsEndpoint(
       res.once('close', () => {
         if (!res.writableFinished) reject(new Error('the request was closed before its answer'));
       });
+      // A body not read to its end leaves the connection unusable for another request: Node closes it.
+      const close = stopping || !req.complete;
       res.writeHead(answer.status, {
         'content-type': answer.contentType,
         'content-length': Buffer.byteLength(answer.body),
         'cache-control': 'no-store',
-        ...(stopping ? { connection: 'close' } : {}),
+        ...(close ? { connection: 'close' } : {}),
       });
       res.end(answer.body, () => resolve());
-      options.onAnswered?.(answer.status);
+      count(answer.status);
     });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply: Reply = (answer) => write(res, answer);
-    if ((req.url ?? '/').split('?', 1)[0] !== '/interactions') return reply(refusal(404, 'not found'));
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return reply(refusal(405, 'POST only'));
+    const arrivedAt = performance.now();
+    const reply: Reply = (answer) => write(req, res, answer);
+    const head = checkRequestHead(req, options.now());
+    if ('status' in head) {
+      if (head.status === 405) res.setHeader('allow', 'POST');
+      if (head.reason === 'malformed signature') invalidSignatures.note();
+      if (head.reason === 'timestamp off') staleTimestamps.note();
+      return reply(refusal(head.status, head.error));
     }
-    if (inFlight > MAX_IN_FLIGHT) return reply(refusal(503, 'too many requests in flight'));
-    const signature = header(req, 'x-signature-ed25519');
-    const timestamp = header(req, 'x-signature-timestamp');
-    if (signature === undefined || timestamp === undefined)
-      return reply(refusal(401, 'missing request signature'));
-    const body = await readBody(req);
-    if (body === 'too large') {
-      // The rest of it is not read: this connection cannot carry another request.
-      res.setHeader('connection', 'close');
-      return reply(refusal(413, `body larger than ${MAX_BODY_BYTES} bytes`));
-    }
-    if (!options.checkSignature(signature, timestamp, body))
+    const read = await bodies.read(req, arrivedAt);
+    if ('gone' in read) return;
+    if ('refused' in read) return reply(refusal(read.refused, BODY_REFUSALS[read.refused]));
+    if (!options.checkSignature(head.signature, head.timestamp, read.body)) {
+      invalidSignatures.note();
       return reply(refusal(401, 'invalid request signature'));
-    const sentAt = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) * 1000 : Number.NaN;
-    if (!(Math.abs(options.now() - sentAt) <= TIMESTAMP_TOLERANCE_MS)) {
-      logger.warn({ timestamp }, 'interaction request refused: its timestamp is more than 5 minutes off');
-      return reply(refusal(401, 'request timestamp more than 5 minutes from now'));
     }
+    // From here on the request is Discord's: only such requests take the slots of verified work.
+    if (verifiedInFlight >= MAX_VERIFIED_IN_FLIGHT) return reply(refusal(503, 'too many requests in flight'));
+    verifiedInFlight += 1;
+    res.once('close', () => {
+      verifiedInFlight -= 1;
+      if (verifiedInFlight === 0) for (const resolve of [...idleWaiters]) resolve();
+    });
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      parsed = JSON.parse(read.body.toString('utf8'));
     } catch {
       return reply(refusal(400, 'body is not JSON'));
     }
@@ -133,26 +174,43 @@ export async function startInteractionsEndpoint(
     if (!checked.success) return reply(refusal(400, 'not an interaction (id, application_id, type, token)'));
     const interaction = checked.data as unknown as APIInteraction;
     if (interaction.type === InteractionType.Ping) return reply(json(200, { type: 1 }));
-    return options.answer(interaction, reply);
+    return options.answer(interaction, reply, arrivedAt);
   }
 
-  const server = createServer((req, res) => {
-    inFlight += 1;
-    res.once('close', () => {
-      inFlight -= 1;
-      if (inFlight === 0) for (const resolve of [...idleWaiters]) resolve();
-    });
-    serve(req, res).catch((error: unknown) => {
-      // The request went away (nothing to answer) or something here failed: never the process.
-      if (!res.headersSent && !res.destroyed) {
-        logger.error({ err: error }, 'interactions endpoint: request failed');
-        write(res, refusal(500, 'internal error')).catch(() => {});
-      }
-    });
+  // The timeouts are given at creation: set afterwards, Node checks them only every 30 s.
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_DEADLINE_MS,
+      // Past the body's own deadline (enforced by UnverifiedBodies): Node's check is only the backstop.
+      requestTimeout: HEADERS_DEADLINE_MS + BODY_DEADLINE_MS + 1_000,
+      connectionsCheckingInterval: DEADLINE_CHECK_MS * 2,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    (req, res) => {
+      serve(req, res).catch((error: unknown) => {
+        // The request went away (nothing to answer) or something here failed: never the process.
+        if (!res.headersSent && !res.destroyed) {
+          logger.error({ err: error }, 'interactions endpoint: request failed');
+          write(req, res, refusal(500, 'internal error')).catch(() => {});
+        }
+      });
+    },
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // A connection reset or cut before a request: nobody to answer, nothing to count.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = CLIENT_ERRORS[error.code ?? ''] ?? 400;
+    count(status);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+    );
+    // Closed once written, whether or not the client closes its side (the server keeps half-open sockets).
+    socket.destroySoon();
   });
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.headersTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -173,18 +231,22 @@ export async function startInteractionsEndpoint(
   return {
     port,
     get inFlight() {
-      return inFlight;
+      return verifiedInFlight;
     },
     stopAccepting,
-    async close() {
+    async close(waitMs = CLOSE_WAIT_MS) {
       stopAccepting();
-      // Answered ones finish within Discord's 3 s; only a request still being sent can take longer.
-      if (inFlight > 0) {
+      // Nothing unverified holds a shutdown: what has not arrived whole by now is not waited for.
+      bodies.refuseAll();
+      bodies.stop();
+      // Their 503s are written (and counted) before the connections are closed.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (verifiedInFlight > 0 && waitMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           new Promise<void>((resolve) => idleWaiters.add(resolve)),
           new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, CLOSE_WAIT_MS);
+            timer = setTimeout(resolve, Math.min(waitMs, CLOSE_WAIT_MS));
           }),
         ]);
         clearTimeout(timer);
@@ -192,30 +254,4 @@ export async function startInteractionsEndpoint(
       server.closeAllConnections();
     },
   };
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The raw body (the signature covers its exact bytes), or 'too large' without reading past the limit. */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve('too large');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve('too large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
 }

@@ -1,0 +1,68 @@
+// Every bound of the interactions endpoint, in one place, with why. The endpoint is on the internet: each
+// request is checked from its headers before its body is read, and what a stranger can hold is bounded per
+// connection (what actually arrived, under MAX_BODY_BYTES, for at most BODY_DEADLINE_MS), never by a count
+// that slow clients could fill in front of Discord's own requests (docs/http-mode.md).
+
+/**
+ * The largest body taken. Discord's payloads for HostOps are far smaller: a button press carries its message
+ * (content ≤ 2,000 characters, embeds ≤ 6,000 in all: ≤ 48 KiB even at 6 bytes a character, JSON-escaped),
+ * a modal submit HostOps' one text input (≤ 4,000 characters: ≤ 24 KiB), a command its options; the fake
+ * Discord's largest payload in the process tests is ≈ 3 KiB.
+ */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * From a request's headers to the end of its body. Discord sends a request at once; this leaves room for one
+ * lost packet's retransmission (Linux's first RTO is 1 s) and still ends before the answer is due.
+ */
+export const BODY_DEADLINE_MS = 2_000;
+
+/** From a connection's first byte (or its last answer) to the end of a request's headers: sent at once too. */
+export const HEADERS_DEADLINE_MS = 2_000;
+
+/** How often the deadlines are enforced: each is met within this much (Node's own check is every 30 s). */
+export const DEADLINE_CHECK_MS = 250;
+
+/** Headers of a Discord request, with a proxy's additions, are well under 2 KiB; Node's default is 16 KiB. */
+export const MAX_HEADER_BYTES = 8 * 1024;
+
+/**
+ * Unverified body bytes held across all connections. Past it the oldest incomplete body is cut (429): a
+ * Discord request arrives whole within milliseconds, so it is never the oldest for long; a limit of memory,
+ * not a count of requests that a slow client could hold.
+ */
+export const UNVERIFIED_BYTES_BUDGET = 16 * 1024 * 1024;
+
+/**
+ * Verified requests being answered at once; more get 503 at once rather than queueing past Discord's 3 s.
+ * Only a request with a valid signature takes one: an unsigned client can never fill them.
+ */
+export const MAX_VERIFIED_IN_FLIGHT = 256;
+
+/** Discord's own rule for its signed requests: an older (or newer) timestamp is a replay. */
+export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
+
+/** Discord's window for an interaction's first response, counted by Discord from when it sent the request. */
+export const DISCORD_RESPONSE_WINDOW_MS = 3_000;
+
+/**
+ * Of those 3 s, what the way to Discord and back may take (Discord → proxy → HostOps, and the answer back):
+ * a first response not ready this long before the window closes is not sent at all, since Discord may
+ * already have given up on it (and a change confirmed by it would be sent unseen).
+ */
+export const NETWORK_MARGIN_MS = 500;
+
+/** From a request's arrival (its headers) to its first response's last moment. */
+export const RESPONSE_DEADLINE_MS = DISCORD_RESPONSE_WINDOW_MS - NETWORK_MARGIN_MS;
+
+/**
+ * How long an idle connection stays open for the next request. It must be LONGER than the keep-alive of
+ * the proxy in front (the Caddyfile's `keepalive 60s`, nginx's 60 s, most load balancers' 60 s): then the
+ * proxy always closes an idle connection first, never HostOps one the proxy is just sending a request on,
+ * which a proxy does not retry for a POST (seen in Discord as "interaction failed"). A proxy with a longer
+ * keep-alive (Caddy's default is 2 minutes) must be set below this; test/compose.test.ts holds the Caddyfile to it.
+ */
+export const KEEP_ALIVE_MS = 75_000;
+
+/** How long closing waits for verified requests still being answered: each is answered by its deadline. */
+export const CLOSE_WAIT_MS = RESPONSE_DEADLINE_MS + 500;
