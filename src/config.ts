@@ -221,7 +221,7 @@ const environmentSchema = z.object({
   ),
 });
 
-/** Every variable HostOps reads; the README table and .env.example must list exactly these. */
+/** Every variable HostOps reads; docs/configuration.md's table and .env.example must list exactly these. */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape);
 
 // Checked even when other variables are invalid, so every missing one is named in one go.

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
@@ -7,9 +8,43 @@ import { ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
 const root = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
+/** README.md and every Markdown file under docs/, as paths relative to the root. */
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join('docs', file))
+    .sort(),
+];
+/** The documents that describe HostOps as it is now: a dated bench note (docs/bench/2026-…) records its day, and
+ * the files and variables it names may since have gone. Its links are still checked. */
+const current = documents.filter((file) => !/^docs\/bench\/\d{4}-\d{2}-\d{2}-/.test(file));
+
+/** What a reader can follow or copy: the text with its fenced blocks, and the fenced blocks alone. */
+const prose = (text: string) => text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+const fenced = (text: string) => [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+/** Inline code spans outside fenced blocks. */
+const codeSpans = (text: string) => [...prose(text).matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchorsIn = (file: string) =>
+  new Set([...prose(read(file)).matchAll(/^#{1,6} +(.+)$/gm)].map((m) => anchorOf(m[1] ?? '')));
+
+/** Files git tracks, and what is in them, for "does anything outside the docs read this variable". */
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+  .split('\0')
+  .filter((file) => file !== '' && existsSync(join(root, file)));
+
 describe('configuration is documented where operators look', () => {
   it('.env.example lists exactly the variables the schema reads', () => {
-    const listed = [...read('.env.example').matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    const listed = [...read('.env.example').matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
     expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
   });
 
@@ -25,8 +60,11 @@ describe('configuration is documented where operators look', () => {
     expect(parseConfig(example)).toEqual(parseConfig(bare));
   });
 
-  it('the README table lists exactly the variables the schema reads', () => {
-    const listed = [...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+  it('docs/configuration.md lists exactly the variables the schema reads, in one table', () => {
+    const listed = [...read('docs/configuration.md').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map(
+      (m) => m[1],
+    );
+    expect(listed.length).toBe(new Set(listed).size);
     expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
   });
 
@@ -35,5 +73,73 @@ describe('configuration is documented where operators look', () => {
     expect(read('README.md')).toContain('bash .ci/run');
     expect(read('.ci/run')).toContain('.ci/with-node shipped npm ci');
     expect(read('.ci/run')).toContain('.ci/with-node shipped npm test');
+  });
+});
+
+describe('the README is a front door and the docs hold together', () => {
+  it('the README fits on a few screens: at most 300 lines', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it('every relative link in README.md and docs/ resolves, to the file and to the heading', () => {
+    const broken: string[] = [];
+    for (const file of documents) {
+      for (const [, target = ''] of prose(read(file)).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const [path = '', anchor] = target.split('#');
+        const resolved = path === '' ? file : normalize(join(dirname(file), path));
+        if (!existsSync(join(root, resolved))) broken.push(`${file}: ${target} (no ${resolved})`);
+        else if (anchor !== undefined && resolved.endsWith('.md') && !anchorsIn(resolved).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('every npm script the docs run exists in package.json', () => {
+    const scripts = new Set(Object.keys((JSON.parse(read('package.json')) as { scripts: object }).scripts));
+    const missing: string[] = [];
+    for (const file of documents) {
+      const text = read(file);
+      const commands = [...fenced(text), ...codeSpans(text)].join('\n');
+      for (const [, name = ''] of commands.matchAll(/\bnpm run(?: --silent| -s)? ([a-z][\w:-]*)/g))
+        if (!scripts.has(name)) missing.push(`${file}: npm run ${name}`);
+      for (const [, name = ''] of commands.matchAll(/\bnode --run ([a-z][\w:-]*)/g))
+        if (!scripts.has(name)) missing.push(`${file}: node --run ${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every environment variable the docs name is one HostOps reads, or one something in the repository uses', () => {
+    const schema = new Set<string>(ENVIRONMENT_VARIABLES);
+    const elsewhere = tracked
+      .filter((file) => !file.endsWith('.md') && file !== '.env.example' && !file.startsWith('test/docs'))
+      .map((file) => read(file))
+      .join('\n');
+    // Names the platform itself reads, which no file of ours needs to spell.
+    const platform = new Set(['NODE_OPTIONS', 'NO_COLOR', 'LC_ALL', 'LC_MESSAGES', 'LANG', 'PATH', 'HOME']);
+    const unknown: string[] = [];
+    for (const file of current) {
+      const text = read(file);
+      for (const span of [...codeSpans(text), ...fenced(text)]) {
+        for (const [name = ''] of span.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g)) {
+          if (schema.has(name) || platform.has(name)) continue;
+          if (!new RegExp(`\\b${name}\\b`).test(elsewhere)) unknown.push(`${file}: ${name}`);
+        }
+      }
+    }
+    expect([...new Set(unknown)]).toEqual([]);
+  });
+
+  it('every file of the repository the docs name in code exists', () => {
+    const missing: string[] = [];
+    for (const file of current) {
+      for (const span of codeSpans(read(file))) {
+        const path = span.split(/\s/)[0] ?? '';
+        if (!/^(\.ci|src|commands|test|bench|deploy|scripts|docs)\/[\w./-]*$/.test(path)) continue;
+        if (!existsSync(join(root, path))) missing.push(`${file}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
