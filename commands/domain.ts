@@ -4,10 +4,10 @@ import {
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
+import { change } from '../src/discord/ChangeSpec.js';
 import {
   type CommandContext,
   type ContextOf,
-  change,
   defineCommand,
   GUILD_ONLY,
   type ReadAnswer,

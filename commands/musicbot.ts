@@ -3,7 +3,8 @@ import {
   inlineCode,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { change } from '../src/discord/ChangeSpec.js';
+import { defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import type { MusicBotUser } from '../src/hosting/operations.js';
 import type { Translator } from '../src/i18n/Translator.js';

@@ -3,7 +3,8 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import { maskSecret } from '../src/changes/maskSecret.js';
-import { change, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
+import { change } from '../src/discord/ChangeSpec.js';
+import { defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { message, type Translator } from '../src/i18n/Translator.js';
 import { Colour } from '../src/replies/colours.js';

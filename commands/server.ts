@@ -2,13 +2,8 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import {
-  change,
-  defineCommand,
-  GUILD_ONLY,
-  type PrepareContext,
-  read,
-} from '../src/discord/CommandModule.js';
+import { change } from '../src/discord/ChangeSpec.js';
+import { defineCommand, GUILD_ONLY, type PrepareContext, read } from '../src/discord/CommandModule.js';
 import { stringOption } from '../src/discord/options.js';
 import { classifyLogStatus, renderServerLog } from '../src/discord/render/renderServerLog.js';
 import { suggestServerIds } from '../src/discord/suggestions.js';

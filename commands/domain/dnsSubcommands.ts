@@ -1,5 +1,6 @@
 import { ButtonStyle, TimestampStyles, time } from 'discord.js';
-import { change, type FormContext, read } from '../../src/discord/CommandModule.js';
+import { change } from '../../src/discord/ChangeSpec.js';
+import { type FormContext, read } from '../../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../../src/discord/options.js';
 import { actionButton, actionRow } from '../../src/discord/render/actionButton.js';
 import { domainLabel } from '../../src/discord/render/domainLabel.js';

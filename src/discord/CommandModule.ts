@@ -5,12 +5,12 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { masked, type SetToSend } from '../changes/ChangeJournal.js';
+import type { SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import type { CallOptions, HostingClient } from '../hosting/HostingClient.js';
 import type { ChangeOperation } from '../hosting/operations.js';
-import { LOCALES, type Locale } from '../i18n/locales.js';
-import { type Message, type Translator, translator } from '../i18n/Translator.js';
+import type { Locale } from '../i18n/locales.js';
+import type { Message, Translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
@@ -130,48 +130,20 @@ export interface ModalRequest {
 export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't' | 'logger' | 'store'>;
 
 /**
- * A changing subcommand. A change is data: `parse` turns options into JSON parameters, which are
- * stored, shown (`preview`), confirmed, and only then sent (`send`) — possibly by another process
- * after a restart, so nothing here may depend on anything but the parameters.
+ * What a changing subcommand declares and the change flow uses as it is: who may run it, what it calls,
+ * its secrets, and how it is sent and read back. A ChangeSpec (ChangeSpec.ts) adds how a change is made.
  */
-export interface ChangeSpec<P extends object, N extends OptionNames = OptionNames> {
+export interface ChangeBasics<P extends object> {
   tier: Tier;
   operation: ChangeOperation;
   /** Parameters that are secrets: stored only while pending, masked to their last four characters after. */
   secrets?: readonly (keyof P & string)[];
-  // A method, so a spec typed by its own options still serves where any options are handled.
-  parse(context: CommandContext<N>): P | ModalRequest;
-  /** The parameters from a form `parse` asked for; throws InvalidOptionError like any option parse. */
-  submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => P;
-  /** The domain, server, address or account the change is about (audit trail). */
-  target: (parameters: P) => string;
-  /** In the language of whoever reads it: the invoker's prompt, or the channel's approval request. */
-  preview: (parameters: P, t: Translator) => ChangePreview;
-  /**
-   * A look-up before the prompt, e.g. whether a host name resolves back to the IP. Returns the
-   * parameters with what it found (kept in the record and shown by `preview`; `send` ignores it), or
-   * throws a RefusalError; a promise makes the prompt acknowledge first and wait for it.
-   */
-  precheck?: (parameters: P, context: PrepareContext) => P | Promise<P>;
-  /**
-   * Made again once the change is confirmed or approved and claimed, right before it is sent: does what
-   * the prompt (or the approval request) showed, and the send relies on, still hold? Undefined: it does.
-   * The parameters made anew against what holds now, and `why`: nothing is sent, and the change is
-   * offered again as a new prompt (or an updated approval request). A RefusalError: nothing is sent.
-   * Such changes are sent one at a time per target, so this sees every change of the target sent before.
-   */
-  recheck?: (parameters: P, context: PrepareContext) => Promise<Outdated<P> | undefined>;
   /**
    * The DNS record set the change sends, which HostOps keeps beyond the record: written as the change is
    * sent, remembered while it may have been applied (the change `done` or `unknown`). A method, so the
    * journal can ask any change for it.
    */
   dnsSet?(parameters: P): SetToSend;
-  /**
-   * The parameters of a change that undoes this sent one (the public record's Revert button), or
-   * undefined when there is nothing to go back to.
-   */
-  revert?: (record: ChangeRecord, context: MemoryContext) => Promise<P | undefined>;
   send: (parameters: P, context: SendContext) => Promise<ChangeOutcome>;
   /** After an unknown outcome, how to read whether the change took effect after all. */
   readBack?: {
@@ -185,13 +157,6 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;
   autocomplete?: Autocomplete;
-}
-
-/** A change whose prompt no longer holds (`recheck`): the same change made against what holds now. */
-export interface Outdated<P> {
-  parameters: P;
-  /** Why nothing was sent, naming what changed (and what the change would now do): shown above the new prompt. */
-  why: Message;
 }
 
 /** A change as it is made, once: what `send` gets, what the record keeps, and what the prompt shows. */
@@ -209,15 +174,12 @@ export interface PreparedChange<P extends object = Record<string, unknown>> {
 export type Preparing<P extends object> = PreparedChange<P> | Promise<PreparedChange<P>>;
 
 /**
- * A changing subcommand as the change flow sees it (`change()` makes it from a ChangeSpec). The command
+ * A changing subcommand as the change flow sees it (`change()`, ChangeSpec.ts, makes it from a ChangeSpec). The command
  * is asked twice about a change: to make it — from options, a form, the change it reverts, or the same
  * parameters again (Try again) — and to send it; everything between is the record.
  */
 export interface ChangeHandler<P extends object, N extends OptionNames = OptionNames>
-  extends Pick<
-    ChangeSpec<P, N>,
-    'tier' | 'operation' | 'secrets' | 'dnsSet' | 'send' | 'readBack' | 'repeatable' | 'autocomplete'
-  > {
+  extends ChangeBasics<P> {
   kind: 'change';
   // A method, so a handler typed by its own options still serves where any options are handled.
   parse(context: CommandContext<N>): Preparing<P> | ModalRequest;
@@ -354,57 +316,6 @@ export function read<T, N extends OptionNames = OptionNames>(spec: {
   autocomplete?: Autocomplete;
 }): Extract<Subcommand<N>, { kind: 'read' }> {
   return { kind: 'read', ...spec };
-}
-
-/**
- * A change from its spec: the look-up, the target and the previews are made at once, in one step, so the
- * flow asks the command only to make a change and to send it. Options as for `read`.
- */
-export function change<P extends object, N extends OptionNames = OptionNames>(
-  spec: ChangeSpec<P, N>,
-): ChangeHandler<P, N> {
-  const { parse, submitForm, precheck, recheck, target, preview, revert, ...rest } = spec;
-  const made = (parameters: P, t: Translator): PreparedChange<P> => {
-    const shown = preview(parameters, t);
-    const hidden = masked(spec, parameters) as P;
-    const recorded = Object.fromEntries(
-      LOCALES.map((locale) => [
-        locale,
-        !spec.secrets?.length && locale === t.locale ? shown : preview(hidden, translator(locale)),
-      ]),
-    ) as LocalizedPreview;
-    return { parameters, target: target(parameters), preview: shown, recorded };
-  };
-  const prepare = (parameters: P, context: PrepareContext): Preparing<P> => {
-    const checked = precheck?.(parameters, context) ?? parameters;
-    return checked instanceof Promise
-      ? checked.then((found) => made(found, context.t))
-      : made(checked, context.t);
-  };
-  return {
-    kind: 'change',
-    ...rest,
-    parse(context) {
-      const parsed = parse(context);
-      return isModalRequest(parsed) ? parsed : prepare(parsed, context);
-    },
-    ...(submitForm && {
-      submitForm: (state, text, context) => prepare(submitForm(state, text, context), context),
-    }),
-    again: prepare,
-    ...(revert && {
-      revert: async (record, context) => {
-        const parameters = await revert(record, context);
-        return parameters === undefined ? undefined : prepare(parameters, context);
-      },
-    }),
-    ...(recheck && {
-      recheck: async (parameters, context) => {
-        const outdated = await recheck(parameters, context);
-        return outdated && { made: made(outdated.parameters, context.t), why: outdated.why };
-      },
-    }),
-  };
 }
 
 export function isModalRequest<P>(value: P | ModalRequest): value is ModalRequest {

@@ -226,8 +226,9 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
       clearInterval(probe);
     }
     // Computing days with Luxon for every domain in one turn held it for seconds; a page of the store and a
-    // millisecond or so of rendering at a time hold it far less (the margin is for a loaded machine).
-    expect(longest).toBeLessThan(500);
+    // millisecond or so of rendering at a time hold it far less (the margin is for a loaded machine: with
+    // test files side by side on two shared cores, 617 ms was seen with nothing holding it).
+    expect(longest).toBeLessThan(1_000);
 
     const instants = series(text, TIMESTAMP);
     const known = seeded.filter((row) => row.expiryDate !== null);

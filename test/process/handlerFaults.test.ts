@@ -37,8 +37,10 @@ let bot: SpawnedBot;
 beforeAll(async () => {
   f = await startFakes();
   bot = await spawnBot({ discord: f.discord, api: f.api, entry: 'test/process/fixtures/faultyBot.ts' });
-  await bot.waitForLog(logged('gateway ready'), 15_000);
-}, 30_000);
+  // Run from source through tsx, which compiles it first: on a loaded machine (files run side by side)
+  // that alone has taken over 15 s. A bound for a hung start, not a timing.
+  await bot.waitForLog(logged('gateway ready'), 40_000);
+}, 60_000);
 
 afterAll(async () => {
   await killSpawned();

@@ -1,0 +1,169 @@
+// The structure figures of issue 42, held: no circle of imports (type-only ones included) across src/ and
+// commands/, no import that runs back up the layers below, and no file in src/, commands/, bench/ or
+// scripts/ over 400 lines (the i18n catalogues excepted: one text per entry, English beside German).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { circles, filesUnder, importGraph, importsOf, ROOT } from './sourceFiles.js';
+
+/**
+ * The architecture, lowest first: a file may import its own area and any area of a LOWER layer, never one
+ * of its own layer or above. An area is a folder of src/ (`store`), a file directly in src/ (`config.ts`),
+ * or `commands`. A new folder is placed here before it can land: the test names any area it does not know.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  // Plain helpers every part uses.
+  ['text', 'i18n', 'logger.ts', 'correlationId.ts', 'generatePassword.ts', 'TurnBudget.ts'],
+  // The provider's API client (knows nothing of Discord, the store or the config), the process guards.
+  ['hosting', 'processGuards.ts'],
+  ['validation', 'store'],
+  ['sandbox', 'replies'],
+  // Parsed once, by one schema; the sandbox provider's defaults come from below it.
+  ['config.ts'],
+  // The registry's word (RDAP, issue 44), which the watch and the domain commands ask.
+  ['rdap'],
+  // What HostOps does, each on its own: none of them imports another.
+  ['audit', 'changes', 'dns', 'watch'],
+  // Metrics, health and the calendar over what is below; the Discord face reports into it.
+  ['observability'],
+  ['discord'],
+  ['commands'],
+  // One runtime for the gateway, HTTP and console faces.
+  ['runtime'],
+  ['console', 'startBot.ts', 'deploy-commands.ts', 'migrate-store.ts'],
+  ['main.ts', 'console.ts'],
+  ['index.ts'],
+];
+
+/**
+ * Known offenders on this branch, each split or fixed by another engineer's branch: the lead deletes an
+ * entry when that branch lands (the test fails on an entry that no longer offends, so none lingers).
+ */
+const KNOWN_OFFENDERS = {
+  /** Circles, each as its files in order. */
+  circles: [
+    // removed when i40-operator lands (DomainWatch → expiryCalendar → renderWatchLines → DomainWatch).
+    ['src/watch/DomainWatch.ts', 'src/watch/expiryCalendar.ts', 'src/watch/renderWatchLines.ts'],
+  ],
+  /** Imports that run back up: `from → to`. */
+  backUp: [
+    // removed when i40-operator lands (Metrics takes RouterObserver from the router).
+    'src/observability/Metrics.ts → src/discord/InteractionRouter.ts',
+  ],
+  /** Files over MAX_LINES. */
+  oversized: [
+    'src/store/Store.ts', // removed when i43-faults lands
+    'src/hosting/HostingClient.ts', // removed when i41-memory lands
+    'src/discord/InteractionRouter.ts', // removed when i40-endpoint lands
+  ],
+} as const satisfies {
+  circles: readonly (readonly string[])[];
+  backUp: readonly string[];
+  oversized: readonly string[];
+};
+
+const MAX_LINES = 400;
+
+const sources = filesUnder(['src', 'commands'], ['.ts']);
+const graph = importGraph(sources);
+
+/** `src/store/Store.ts` → `store`, `src/config.ts` → `config.ts`, `commands/…` → `commands`. */
+function areaOf(file: string): string {
+  const [top, area] = file.split('/');
+  return top === 'commands' ? 'commands' : (area as string);
+}
+
+const rank = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
+
+describe('imports', () => {
+  it('reads every file of src/ and commands/', () => {
+    expect(sources.length).toBeGreaterThan(100);
+    expect(sources).toContain('src/discord/CommandModule.ts');
+    expect(sources).toContain('commands/index.ts');
+  });
+
+  it('every area of src/ and commands/ has its place in LAYERS, and every place an area', () => {
+    const areas = new Set(sources.map(areaOf));
+    expect([...areas].filter((area) => !rank.has(area))).toEqual([]);
+    // `rdap` is placed ahead of issue 44's branch.
+    expect([...rank.keys()].filter((area) => !areas.has(area) && area !== 'rdap')).toEqual([]);
+  });
+
+  it('form no circle, type-only imports included', () => {
+    const known = KNOWN_OFFENDERS.circles.map((files) => [...files].sort().join(' → '));
+    const found = circles(graph).map((files) => files.join(' → '));
+    expect(found.filter((circle) => !known.includes(circle))).toEqual([]);
+    expect(
+      known.filter((circle) => !found.includes(circle)),
+      'delete from KNOWN_OFFENDERS.circles',
+    ).toEqual([]);
+  });
+
+  it('never run back up the layers (nor across to another area of the same layer)', () => {
+    const found: string[] = [];
+    for (const [from, targets] of graph) {
+      const fromArea = areaOf(from);
+      for (const to of targets) {
+        const toArea = areaOf(to);
+        if (toArea === fromArea) continue;
+        if ((rank.get(toArea) ?? Number.POSITIVE_INFINITY) >= (rank.get(fromArea) ?? -1))
+          found.push(`${from} → ${to}`);
+      }
+    }
+    const known: readonly string[] = KNOWN_OFFENDERS.backUp;
+    expect(found.filter((edge) => !known.includes(edge))).toEqual([]);
+    expect(
+      known.filter((edge) => !found.includes(edge)),
+      'delete from KNOWN_OFFENDERS.backUp',
+    ).toEqual([]);
+  });
+
+  it('the check itself finds circles and reads type-only, re-exported and dynamic imports', () => {
+    const made = new Map([
+      ['src/store/a.ts', ['src/store/b.ts']],
+      ['src/store/b.ts', ['src/store/c.ts']],
+      ['src/store/c.ts', ['src/store/a.ts']],
+      ['src/store/d.ts', ['src/store/d.ts']],
+      ['src/store/e.ts', []],
+    ]);
+    expect(circles(made)).toEqual([
+      ['src/store/a.ts', 'src/store/b.ts', 'src/store/c.ts'],
+      ['src/store/d.ts'],
+    ]);
+    const source = [
+      "import type { CommandModule } from './CommandModule.js';",
+      "export type { Tier } from './access.js';",
+      "type Config = import('../config.js').Config;",
+      "const store = await import('../store/index.js');",
+      "import { z } from 'zod';",
+    ].join('\n');
+    expect(importsOf('src/discord/made.ts', source).sort()).toEqual([
+      'src/config.ts',
+      'src/discord/CommandModule.ts',
+      'src/discord/access.ts',
+      'src/store/index.ts',
+    ]);
+  });
+});
+
+describe('file sizes', () => {
+  const files = filesUnder(
+    ['src', 'commands', 'bench', 'scripts'],
+    ['.ts', '.mts', '.js', '.mjs', '.cjs'],
+  ).filter((file) => !file.startsWith('src/i18n/messages/'));
+
+  it(`no file in src/, commands/, bench/ or scripts/ is over ${MAX_LINES} lines`, () => {
+    expect(files).toContain('bench/run.ts');
+    expect(files).toContain('scripts/build.mjs');
+    const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length;
+    const over = files.filter((file) => lines(file) > MAX_LINES);
+    const known: readonly string[] = KNOWN_OFFENDERS.oversized;
+    expect(
+      over.filter((file) => !known.includes(file)).map((file) => `${file}: ${lines(file)} lines`),
+    ).toEqual([]);
+    expect(
+      known.filter((file) => !over.includes(file)),
+      'delete from KNOWN_OFFENDERS.oversized',
+    ).toEqual([]);
+  });
+});
