@@ -23,12 +23,22 @@ const integer = (min: number, max: number) =>
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
-// A real API's base URL, or the literal `sandbox` for the built-in sandbox (src/sandbox).
+/** The made-up provider URL .env.example shows (commented out): a host that resolves nowhere. */
+export const EXAMPLE_HOSTING_API_URL = 'https://api.example-hosting.com';
+const isExampleHostingApiUrl = (value: string | undefined) =>
+  value !== undefined && URL.canParse(value) && new URL(value).host === new URL(EXAMPLE_HOSTING_API_URL).host;
+
+// A real API's base URL, or the literal `sandbox` for the built-in sandbox (src/sandbox). The example's
+// placeholder is named as such rather than left to fail later as "cannot reach the provider".
 const hostingApiUrl = z
   .string()
   .refine(
     (value) => isSandboxUrl(value) || httpUrl.safeParse(value).success,
     'must be an http:// or https:// URL, or sandbox for the built-in sandbox',
+  )
+  .refine(
+    (value) => !isExampleHostingApiUrl(value),
+    `is still the example placeholder (${new URL(EXAMPLE_HOSTING_API_URL).host}): set your provider's API URL, or leave it unset for the console's sandbox`,
   );
 
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17–20 digits)');
@@ -231,11 +241,17 @@ const always = {
 
 // Only the sandbox runs without API credentials; for a real API the missing token is still named.
 const credentialedEnvironment = environmentSchema
-  .refine((env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined, {
-    path: ['HOSTING_API_TOKEN'],
-    message: 'is required',
-    ...always,
-  })
+  .refine(
+    (env) =>
+      isSandboxUrl(env.HOSTING_API_URL) ||
+      isExampleHostingApiUrl(env.HOSTING_API_URL) ||
+      env.HOSTING_API_TOKEN !== undefined,
+    {
+      path: ['HOSTING_API_TOKEN'],
+      message: 'is required',
+      ...always,
+    },
+  )
   // Without it no request to /interactions can be verified, so none could be answered.
   .refine((env) => env.INTERACTIONS_MODE !== 'http' || env.DISCORD_PUBLIC_KEY !== undefined, {
     path: ['DISCORD_PUBLIC_KEY'],
