@@ -266,6 +266,8 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     operatorRoleIds: env.OPERATOR_ROLE_IDS,
     adminRoleIds: env.ADMIN_ROLE_IDS,
     channelIds: env.OPS_CHANNEL_IDS,
+    // Where a tier comes from, for what a refusal tells: Discord roles, or (set by the console) its --as flag.
+    ...({} as { tierFrom?: 'console' }),
   },
   contactDefaults: {
     owner: env.DEFAULT_OWNER_C,
