@@ -3,16 +3,10 @@
 // Usage: npx tsx bench/ab.ts <entry A> <entry B> [rounds=8]   (entries: absolute paths to a build's
 // src/index.js, e.g. one made with `node scripts/build.mjs --outdir bench/.tmp/buildA` on another commit)
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ackTimes,
-  type BotKind,
-  cpuMs,
-  domainInfo,
-  waitForAcks,
-  waitForQuietMachine,
-  warmUp,
-  withBot,
-} from './harness.js';
+import type { BotKind } from './botSetup.js';
+import { ackTimes, domainInfo, waitForAcks, warmUp } from './dispatch.js';
+import { withBot } from './launch.js';
+import { cpuMs, waitForQuietMachine } from './procStats.js';
 import { median, summarize } from './stats.js';
 
 const [aEntry, bEntry, roundsArg = '8'] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // The query plans of /audit's queries on a loaded store, as the store builds them (auditQueries): for each
 // filter the count up to the cap, the newest page and the oldest page (read from the oldest end), one row
 // past each page to tell whether there are more. Used by the history benchmark (its details, and
-// bench/analysis.md); `npx tsx bench/explainAudit.ts <DATABASE_URL>` prints them for any store.
+// docs/bench/2026-11-25-history-at-scale.md); `npx tsx bench/explainAudit.ts <DATABASE_URL>` prints them for any store.
 import Database from 'better-sqlite3';
 import { type Compilable, CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';

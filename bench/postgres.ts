@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase, type RunningPostgres, startPostgres } from '../test/support/startPostgres.js';
-import { cpuMs } from './harness.js';
+import { cpuMs } from './procStats.js';
 
 export interface BenchPostgres extends RunningPostgres {
   /** User + system CPU ms used so far by the postmaster and its children (backends, WAL writer, …). */

@@ -1,6 +1,8 @@
 // `npm run bench` runs every metric; `npm run bench -- ack latency` runs those alone. Builds HostOps first
 // and benchmarks the compiled product. Writes bench/results.md on a full run; a partial run with --write
 // updates only its metrics' rows and details there (mergeResults). Never fails on a missed target.
+// results.md is wholly generated (the table, the details, bench/method.md, the machine): hand-written
+// analyses go to dated notes under docs/bench/, never into it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import {
   prepareBotCwd,
   ROOT,
   WATCHED_DOMAINS,
-} from './harness.js';
+} from './botSetup.js';
 import { ack } from './metrics/ack.js';
 import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
@@ -128,10 +130,8 @@ async function main(): Promise<void> {
   out(`\ntotal ${seconds.toFixed(0)} s`);
 
   const resultsPath = join(ROOT, 'bench', 'results.md');
-  const analysisPath = join(ROOT, 'bench', 'analysis.md');
-  const analysis = existsSync(analysisPath) ? readFileSync(analysisPath, 'utf8').trim() : '';
   const method = readFileSync(join(ROOT, 'bench', 'method.md'), 'utf8').trim();
-  const tail = [method, ...(analysis === '' ? [] : ['', analysis]), ''];
+  const tail = [method, ''];
   if (names.length === 0) {
     const markdown = [
       '# HostOps benchmark results',

@@ -1,6 +1,6 @@
 // The production build (`npm run build`): each entry point and everything it imports bundled by esbuild into
-// dist/, so start-up reads, resolves and compiles a few files instead of ≈ 1,100 modules (see bench/analysis.md,
-// "Footprint"). Only better-sqlite3 (a native module) stays in node_modules, with pg's optional pg-native
+// dist/, so start-up reads, resolves and compiles a few files instead of ≈ 1,100 modules (see
+// docs/bench/2026-11-23-footprint.md). Only better-sqlite3 (a native module) stays in node_modules, with pg's optional pg-native
 // and pg-cloudflare, which HostOps never loads. Code loaded with `await import()` goes into chunks of its own
 // (dist/chunks/) and is read only when first used: pg, for a postgres:// DATABASE_URL, is one such chunk
 // (resolving its ≈ 30 files one by one took ≈ 6 ms of every PostgreSQL start).

@@ -23,7 +23,7 @@ const SERIALIZED_ERROR: unknown = Object.getPrototypeOf(pino.stdSerializers.err(
  * REDACT_DEPTH. It copies only the containers on the way to a secret, and returns the value itself
  * when there is none, which is nearly always. (pino's own `redact` needs a path per depth, and its
  * wildcard paths walk every binding of every child logger: they were a tenth of HostOps' CPU per
- * interaction in a burst, bench/analysis.md.)
+ * interaction in a burst, docs/bench/2026-11-23-replicas-and-store.md.)
  */
 function redactSecretKeys<T>(value: T, depth = REDACT_DEPTH): T {
   if (depth === 0 || value === null || typeof value !== 'object') return value;

@@ -1,18 +1,11 @@
 // 1. Time to acknowledge: INTERACTION_CREATE written to the gateway → first interaction callback received.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
-import {
-  ackTimes,
-  type BotKind,
-  dispatchAtRate,
-  domainInfo,
-  type SpawnOptions,
-  waitForAcks,
-  waitUntil,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import type { BotKind } from '../botSetup.js';
+import { ackTimes, dispatchAtRate, domainInfo, waitForAcks, waitUntil, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
+import type { SpawnOptions } from '../spawnBot.js';
 import { fmtSummary, ms, type Summary, summarize } from '../stats.js';
 
 export const BURST = 200;

@@ -8,8 +8,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/index.js';
-import { TMP, waitForQuietMachine } from '../harness.js';
+import { TMP } from '../botSetup.js';
 import { createDatabase, startBenchPostgres } from '../postgres.js';
+import { waitForQuietMachine } from '../procStats.js';
 import type { Metric, MetricResult, Row } from '../report.js';
 import { ms, type Summary, summarize } from '../stats.js';
 

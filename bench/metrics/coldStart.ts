@@ -1,18 +1,15 @@
 // 6. Cold start: spawn() → ready, median of 5 launches each, HostOps and bare alternating. Ready is the same
 // for both: a /domain info probe is dispatched the moment the fake has sent READY and GUILD_CREATE, and
 // ready is when its first callback arrives (the bot can take commands).
-import {
-  type BotKind,
-  cpuMs,
-  type SpawnOptions,
-  spawnBot,
-  startStage,
-  Tracker,
-  waitReady,
-  withPort,
-} from '../harness.js';
+
+import type { BotKind } from '../botSetup.js';
+import { waitReady } from '../launch.js';
+import { cpuMs } from '../procStats.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
+import { type SpawnOptions, spawnBot, withPort } from '../spawnBot.js';
+import { startStage } from '../stage.js';
 import { median, ms } from '../stats.js';
+import { Tracker } from '../Tracker.js';
 
 const LAUNCHES = 5;
 

@@ -12,7 +12,7 @@ import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.j
 import { translator } from '../../src/i18n/Translator.js';
 import { type DnsSet, openStore, type Store } from '../../src/store/index.js';
 import { parseDnsRecords } from '../../src/validation/parseDnsRecords.js';
-import { TMP } from '../harness.js';
+import { TMP } from '../botSetup.js';
 import { createDatabase, startBenchPostgres } from '../postgres.js';
 import type { Metric, MetricResult, Row } from '../report.js';
 import { type Summary, summarize } from '../stats.js';

@@ -2,8 +2,11 @@
 // sent once every lookup has settled), against ⌈50/8⌉ × the API's own time and against one call at a time.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultResponders, type ReceivedRequest } from '../../test/support/FakeHostingApi.js';
-import { ROLES, startStage, waitUntil, warmUp, withBot } from '../harness.js';
+import { ROLES } from '../botSetup.js';
+import { waitUntil, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
+import { startStage } from '../stage.js';
 import { fmtSummary, median, ms, summarize } from '../stats.js';
 import { apiOwnTimes } from './latency.js';
 

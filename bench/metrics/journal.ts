@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
-import { TMP } from '../harness.js';
+import { TMP } from '../botSetup.js';
 import type { Metric, MetricResult } from '../report.js';
 import { fmtSummary, ms, summarize } from '../stats.js';
 

@@ -7,15 +7,9 @@
 // The search ends at bare's knee (above it the comparison means nothing), at the top rate, when this
 // process cannot dispatch at the rate asked, or at the time cap.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ackTimes,
-  type BotKind,
-  dispatchAtRate,
-  domainInfo,
-  launch,
-  type Running,
-  waitForAcks,
-} from '../harness.js';
+import type { BotKind } from '../botSetup.js';
+import { ackTimes, dispatchAtRate, domainInfo, waitForAcks } from '../dispatch.js';
+import { launch, type Running } from '../launch.js';
 import type { Metric, MetricResult, Row } from '../report.js';
 import { ms, type Summary, summarize } from '../stats.js';
 

@@ -3,8 +3,11 @@
 // one command at a time, so both see the same machine noise.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { cpuMs, domainInfo, launch, type Running, type Stage, startStage, waitUntil } from '../harness.js';
+import { domainInfo, waitUntil } from '../dispatch.js';
+import { launch, type Running } from '../launch.js';
+import { cpuMs } from '../procStats.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
+import { type Stage, startStage } from '../stage.js';
 import { fmtSummary, ms, percentile, type Summary, summarize } from '../stats.js';
 
 const COUNT = 200;

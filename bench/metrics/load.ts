@@ -6,20 +6,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
 import { defaultResponders } from '../../test/support/FakeHostingApi.js';
-import {
-  type BotKind,
-  domainInfo,
-  prepareBotCwd,
-  ROLES,
-  type Stage,
-  TMP,
-  type Tracker,
-  waitUntil,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import { type BotKind, prepareBotCwd, ROLES, TMP } from '../botSetup.js';
+import { domainInfo, waitUntil, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
 import { type Metric, type MetricResult, type Row, ratioRow } from '../report.js';
+import type { Stage } from '../stage.js';
 import { fmtSummary, ms, summarize } from '../stats.js';
+import type { Tracker } from '../Tracker.js';
 
 const BURST = 200;
 const BURST_API_MS = 2_000;

@@ -4,20 +4,16 @@
 // peak RSS of a burst of 200 commands against a 128 MiB container limit.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
+import type { BotKind } from '../botSetup.js';
 import { Cdp, countObjects } from '../cdp.js';
-import {
-  type BotKind,
-  domainInfo,
-  rssBytes,
-  type SpawnOptions,
-  type Stage,
-  type Tracker,
-  waitUntil,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import { domainInfo, waitUntil, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
+import { rssBytes } from '../procStats.js';
 import type { Metric, MetricResult, Row } from '../report.js';
+import type { SpawnOptions } from '../spawnBot.js';
+import type { Stage } from '../stage.js';
 import { mb, median, mib, ms } from '../stats.js';
+import type { Tracker } from '../Tracker.js';
 
 const BIG_GUILD = { memberCount: 5_000, channelCount: 500 };
 const RSS_MB_ALLOWANCE = 15;

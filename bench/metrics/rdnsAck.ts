@@ -7,21 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkForwardDns } from '../../src/dns/checkForwardDns.js';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
 import { FakeDnsServer } from '../../test/support/FakeDnsServer.js';
-import {
-  ackTimes,
-  type BotKind,
-  dispatchAtRate,
-  ROLES,
-  type Stage,
-  type Tracker,
-  waitForAcks,
-  waitForQuietMachine,
-  waitUntil,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import { type BotKind, ROLES } from '../botSetup.js';
+import { ackTimes, dispatchAtRate, waitForAcks, waitUntil, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
+import { waitForQuietMachine } from '../procStats.js';
 import { type Metric, type MetricResult, type Row, ratioRow } from '../report.js';
+import type { Stage } from '../stage.js';
 import { fmtSummary, ms, type Summary, summarize } from '../stats.js';
+import type { Tracker } from '../Tracker.js';
 
 const IP = '203.0.113.7';
 const STEADY_RATE = 20;

@@ -6,25 +6,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
-import {
-  ackTimes,
-  type BotProcess,
-  cpuMs,
-  domainInfo,
-  type Stage,
-  spawnBot,
-  startStage,
-  Tracker,
-  waitForAcks,
-  waitForQuietMachine,
-  waitReady,
-  waitUntil,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import { ackTimes, domainInfo, waitForAcks, waitUntil, warmUp } from '../dispatch.js';
+import { waitReady, withBot } from '../launch.js';
 import { type BenchPostgres, createDatabase, startBenchPostgres } from '../postgres.js';
+import { cpuMs, waitForQuietMachine } from '../procStats.js';
 import { type Metric, type MetricResult, type Row, ratioRow } from '../report.js';
+import { type BotProcess, spawnBot } from '../spawnBot.js';
+import { type Stage, startStage } from '../stage.js';
 import { fmtSummary, ms, type Summary, summarize } from '../stats.js';
+import { Tracker } from '../Tracker.js';
 
 const BURST = 200;
 const API_MS = 2000;

@@ -15,18 +15,11 @@ import { fileURLToPath } from 'node:url';
 import type { DispatchedInteraction } from '../../test/support/FakeDiscord.js';
 import { freePort } from '../../test/support/freePort.js';
 import { watchedDomains } from '../../test/support/watchedDomains.js';
+import { TMP } from '../botSetup.js';
 import { Cdp } from '../cdp.js';
-import {
-  ackTimes,
-  cpuMs,
-  dispatchAtRate,
-  domainInfo,
-  TMP,
-  waitForAcks,
-  waitForQuietMachine,
-  warmUp,
-  withBot,
-} from '../harness.js';
+import { ackTimes, dispatchAtRate, domainInfo, waitForAcks, warmUp } from '../dispatch.js';
+import { withBot } from '../launch.js';
+import { cpuMs, waitForQuietMachine } from '../procStats.js';
 import { type Metric, type MetricResult, type Row, ratioRow } from '../report.js';
 import { fmtSummary, median, ms, summarize } from '../stats.js';
 

@@ -20,7 +20,7 @@ import type { BotMessages, MessageBody } from '../../src/replies/ReplyBody.js';
 import { openStore } from '../../src/store/index.js';
 import { DomainWatch } from '../../src/watch/DomainWatch.js';
 import { FakeHostingApi, type ReceivedRequest } from '../../test/support/FakeHostingApi.js';
-import { LOG_LEVEL, TMP } from '../harness.js';
+import { LOG_LEVEL, TMP } from '../botSetup.js';
 import { type Metric, type MetricResult, ratioRow } from '../report.js';
 import { mb, median, ms } from '../stats.js';
 

@@ -69,8 +69,8 @@ const FILTERS: { name: string; filter: AuditFilter; sqlite: string[]; postgres: 
   },
   {
     // No B-tree serves a substring: SQLite has its FTS5 trigram index (`audit_target_search`, 0011),
-    // PostgreSQL its trigram index, which it prefers at a million rows (bench/analysis.md) but not at a
-    // few thousand.
+    // PostgreSQL its trigram index, which it prefers at a million rows
+    // (docs/bench/2026-11-25-history-at-scale.md) but not at a few thousand.
     name: 'target',
     filter: { since: since(400), target: 'site123' },
     sqlite: ['audit_target_search'],

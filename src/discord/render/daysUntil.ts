@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
  */
 export function daysUntil(expiry: DateTime, today: DateTime): number {
   // Day numbers of the two calendar dates: Date.UTC has no DST, so the difference is whole days. Luxon's
-  // startOf/diff gave the same and cost ≈ 5 % of a /domain info's CPU (bench/analysis.md).
+  // startOf/diff gave the same and cost ≈ 5 % of a /domain info's CPU
+  // (docs/bench/2026-11-26-purge-batches-off-event-loop.md).
   const dayNumber = ({ year, month, day }: DateTime) => Date.UTC(year, month - 1, day) / DAY_MS;
   // `+ 0` turns a -0 into 0.
   return dayNumber(expiry) - dayNumber(today.setZone(expiry.zone)) + 0;
