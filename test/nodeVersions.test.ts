@@ -82,8 +82,9 @@ describe('the Node versions', () => {
       for (const floor of floors) expect(read(file)).toContain(`Node ${floor}`);
   });
 
-  it('nvm, fnm and Volta users get the shipped version: .nvmrc agrees with .node-version', () => {
+  it('nvm, fnm and Volta users get the shipped version: .nvmrc and package.json volta agree with .node-version', () => {
     expect(read('.nvmrc').trim()).toBe(shipped);
+    expect((JSON.parse(read('package.json')) as { volta?: { node?: string } }).volta?.node).toBe(shipped);
   });
 
   it('npm ci refuses an unsupported Node with its own engine error (engine-strict)', () => {
