@@ -106,7 +106,10 @@ export async function interactiveSession(
       io.stdout.write('\n');
       void session
         .press(cancel.customId, cancel.message, cancel.ephemeral)
-        .then(() => print(t('console.interrupt.cancelled')))
+        .then(
+          () => print(t('console.interrupt.cancelled')),
+          (error: unknown) => print(error instanceof Error ? error.message : String(error)),
+        )
         .finally(setPrompt);
       return;
     }
