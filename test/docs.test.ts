@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../commands/index.js';
 import { ConfigError, ENVIRONMENT_VARIABLES, EXAMPLE_HOSTING_API_URL, parseConfig } from '../src/config.js';
 import { consoleConfig } from '../src/console/consoleConfig.js';
 
@@ -155,6 +156,28 @@ describe('the README is a front door and the docs hold together', () => {
       }
     }
     expect([...new Set(unknown)]).toEqual([]);
+  });
+
+  it('every slash command the docs name in code is one HostOps has, subcommand included', () => {
+    const subcommands = new Map(
+      commands.map((module) => [module.definition.name, Object.keys(module.subcommands)]),
+    );
+    // HTTP paths the docs name the same way, and docs/store.md's example of a mistyped command.
+    const paths = new Set(['healthz', 'metrics', 'interactions', 'calendar', 'app', 'panle']);
+    const unknown: string[] = [];
+    for (const file of current) {
+      for (const span of codeSpans(read(file))) {
+        const named = /^\/([a-z]+)(?: ([a-z]+))?(?=[\s`]|$)/.exec(span);
+        if (!named) continue;
+        const [, name = '', sub] = named;
+        const known = subcommands.get(name);
+        if (known === undefined) {
+          if (!paths.has(name)) unknown.push(`${file}: ${span}`);
+        } else if (sub !== undefined && !known.includes('') && !known.includes(sub))
+          unknown.push(`${file}: ${span}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 
   it('every file of the repository the docs name in code exists', () => {
