@@ -159,7 +159,7 @@ describe('the README is a front door and the docs hold together', () => {
   });
 
   it('every slash command the docs name in code is one HostOps has, subcommand included', () => {
-    const subcommands = new Map(
+    const subcommands = new Map<string, string[]>(
       commands.map((module) => [module.definition.name, Object.keys(module.subcommands)]),
     );
     // HTTP paths the docs name the same way, and docs/store.md's example of a mistyped command.
