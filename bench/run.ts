@@ -27,6 +27,7 @@ import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { load } from './metrics/load.js';
 import { memory } from './metrics/memory.js';
+import { operatorPages } from './metrics/operatorPages.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
 import { scrape } from './metrics/scrape.js';
@@ -59,6 +60,7 @@ const METRICS = [
   load,
   http,
   scrape,
+  operatorPages,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

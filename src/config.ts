@@ -168,6 +168,11 @@ export const deployConfigSchema = z
   .object(discordShape)
   .transform((env) => ({ discord: discordOf(env), logLevel: env.LOG_LEVEL }));
 
+/** A secret that goes into a URL or a header: long and URL-safe, so it cannot be guessed or mangled. */
+const urlSafeSecret = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)');
+
 const environmentSchema = z.object({
   ...discordShape,
   VIEWER_ROLE_IDS: optional(snowflakeList).default([]),
@@ -224,11 +229,12 @@ const environmentSchema = z.object({
   // Part of SHUTDOWN_GRACE_MS: the load balancer's health check sees /healthz fail before the listener closes.
   INTERACTIONS_UNREADY_MS: optional(integer(0, 30_000)).default(2000),
   // The secret part of the calendar's URL: long and URL-safe, so it cannot be guessed or mangled.
-  CALENDAR_TOKEN: optional(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)'),
-  ),
+  CALENDAR_TOKEN: optional(urlSafeSecret),
+  // The calendar's listener of its own: the only port to publish for calendar apps (nothing else is on it).
+  CALENDAR_PORT: optional(integer(0, 65_535)).default(8082),
+  CALENDAR_HOST: optional(z.string()).default('0.0.0.0'),
+  // Unset: /metrics is open to whoever reaches HTTP_PORT (kept private by not publishing it).
+  METRICS_TOKEN: optional(urlSafeSecret),
 });
 
 /** Every variable HostOps reads; docs/configuration.md's table and .env.example must list exactly these. */
@@ -249,6 +255,19 @@ const credentialedEnvironment = environmentSchema
     {
       path: ['HOSTING_API_TOKEN'],
       message: 'is required',
+      ...always,
+    },
+  )
+  // The calendar's listener serves nothing else: it cannot share a port with another listener.
+  .refine(
+    (env) =>
+      env.CALENDAR_TOKEN === undefined ||
+      env.CALENDAR_PORT === 0 ||
+      (env.CALENDAR_PORT !== env.HTTP_PORT &&
+        (env.INTERACTIONS_MODE !== 'http' || env.CALENDAR_PORT !== env.INTERACTIONS_PORT)),
+    {
+      path: ['CALENDAR_PORT'],
+      message: 'must differ from HTTP_PORT and INTERACTIONS_PORT (the calendar has a listener of its own)',
       ...always,
     },
   )
@@ -279,8 +298,14 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
   http: {
     port: env.HTTP_PORT,
     host: env.HTTP_HOST,
-    /** Unset: no calendar URL. Served as GET /calendar/<token>.ics. */
-    calendarToken: env.CALENDAR_TOKEN,
+    /** Unset: /metrics without a credential. Else wanted as `Authorization: Bearer <token>`. */
+    metricsToken: env.METRICS_TOKEN,
+  },
+  calendar: {
+    /** Unset: no calendar URL. Served as GET /calendar/<token>.ics on a listener of its own. */
+    token: env.CALENDAR_TOKEN,
+    port: env.CALENDAR_PORT,
+    host: env.CALENDAR_HOST,
   },
   interactions: {
     mode: env.INTERACTIONS_MODE,

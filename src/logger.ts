@@ -10,6 +10,8 @@ const SECRET_KEYS = new Set([
   'DISCORD_TOKEN',
   'CALENDAR_TOKEN',
   'calendarToken',
+  'METRICS_TOKEN',
+  'metricsToken',
 ]);
 // Deeper than any log object of ours; it bounds the walk over whatever a caller passes.
 const REDACT_DEPTH = 8;

@@ -18,7 +18,12 @@ export async function runMain(options: MainOptions = {}): Promise<Bot> {
   const config = loadConfig();
   const { logger, secrets } = createLogger({
     level: config.logLevel,
-    secrets: [config.hosting.token, config.discord.token, config.http.calendarToken ?? ''],
+    secrets: [
+      config.hosting.token,
+      config.discord.token,
+      config.calendar.token ?? '',
+      config.http.metricsToken ?? '',
+    ],
   });
 
   function exit(code: number): never {

@@ -14,6 +14,7 @@ import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
 import { Metrics } from './observability/Metrics.js';
 import { registerOperatorGauges } from './observability/operatorGauges.js';
+import { startCalendarServer } from './observability/startCalendarServer.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
 import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
 import type { Store } from './store/index.js';
@@ -29,6 +30,8 @@ export interface BotDeps {
   generatePassword?: () => string;
   now?: () => Date;
   readBackDelaysMs?: readonly number[];
+  /** How long a scrape (/metrics) and a calendar (its URL) may take to be read before the connection is cut. */
+  sendDeadlinesMs?: { scrape: number; calendar: number };
 }
 
 export interface Bot {
@@ -41,6 +44,8 @@ export interface Bot {
   health: HealthState;
   metrics: Metrics;
   http: HttpServer | undefined;
+  /** The calendar URL's listener (CALENDAR_TOKEN with the watch on): nothing else is served on it. */
+  calendarHttp: HttpServer | undefined;
   /** Resolves once interactions can arrive (the gateway session is ready, or the endpoint listens); rejects if they never can. */
   ready: Promise<void>;
   /** Resolves with the reason if the bot can no longer work and the process should exit non-zero. */
@@ -121,13 +126,26 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
           health,
           metrics,
           logger,
-          calendar:
-            watch && config.http.calendarToken
-              ? {
-                  token: config.http.calendarToken,
-                  render: async () => (await watch.calendar(translator(config.botLocale))).ics,
-                }
-              : undefined,
+          metricsToken: config.http.metricsToken,
+          ...(deps.sendDeadlinesMs ? { scrapeDeadlineMs: deps.sendDeadlinesMs.scrape } : {}),
+        })
+      : undefined;
+  const calendarHttp =
+    watch && config.calendar.token
+      ? await startCalendarServer({
+          host: config.calendar.host,
+          port: config.calendar.port,
+          logger,
+          counted: (status) => metrics.operatorRequest('calendar', status),
+          ...(deps.sendDeadlinesMs ? { deadlineMs: deps.sendDeadlinesMs.calendar } : {}),
+          feed: {
+            token: config.calendar.token,
+            stamp: () => watch.changeStamp(),
+            calendar: () => watch.calendar(translator(config.botLocale)),
+          },
+        }).catch(async (error: unknown) => {
+          await http?.close();
+          throw error;
         })
       : undefined;
 
@@ -144,6 +162,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     health,
     metrics,
     http,
+    calendarHttp,
     fatal: delivery.fatal,
     ready: delivery.ready,
     async stop(graceMs) {
@@ -154,7 +173,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       housekeeping.stop();
       await scheduler?.stop();
       await runtime.close(drained);
-      await http?.close();
+      await Promise.all([http?.close(), calendarHttp?.close()]);
       return { drained };
     },
   };

@@ -136,9 +136,9 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('publishes each replica’s /healthz on its own host port', () => {
+  it('publishes each replica’s /healthz and /metrics on its own host port, on loopback only', () => {
     const ports = hostops.map(([, service]) => service.ports as string[]);
-    expect(ports).toEqual([['8080:8080'], ['8081:8080']]);
+    expect(ports).toEqual([['127.0.0.1:8080:8080'], ['127.0.0.1:8081:8080']]);
   });
 });
 

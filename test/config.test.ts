@@ -58,6 +58,9 @@ const SAMPLES: Record<string, string | undefined> = {
   DISCORD_PUBLIC_KEY: 'AB'.repeat(32),
   INTERACTIONS_UNREADY_MS: '500',
   CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef',
+  CALENDAR_PORT: '9082',
+  CALENDAR_HOST: '127.0.0.2',
+  METRICS_TOKEN: 'met_0123456789abcdef0123456789abcdef',
 };
 
 /** Variables a sample needs beside it to be valid at all (set in the comparison's base too). */
@@ -177,7 +180,8 @@ describe('parseConfig', () => {
       },
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
       confirmTimeoutMs: 30_000,
-      http: { port: 9090, host: '127.0.0.1', calendarToken: 'cal_0123456789abcdef0123456789abcdef' },
+      http: { port: 9090, host: '127.0.0.1', metricsToken: 'met_0123456789abcdef0123456789abcdef' },
+      calendar: { token: 'cal_0123456789abcdef0123456789abcdef', port: 9082, host: '127.0.0.2' },
       interactions: {
         mode: 'http',
         port: 9443,
@@ -231,6 +235,27 @@ describe('parseConfig', () => {
       parseConfig({ ...valid, WATCH_CONCURRENCY: '16', HOSTING_API_MAX_CONNECTIONS: '2' }).watch.concurrency,
     ).toBe(2);
     expect(parseConfig({ ...valid, WATCH_LEAD_DAYS: '0' }).watch.leadDays).toEqual([0]);
+  });
+
+  it('refuses a calendar listener on the port of another listener (it serves nothing else)', () => {
+    const base = { ...valid, CALENDAR_TOKEN: 'cal_0123456789abcdef0123456789abcdef' };
+    for (const env of [
+      { ...base, HTTP_PORT: '8082' },
+      {
+        ...base,
+        CALENDAR_PORT: '9000',
+        INTERACTIONS_MODE: 'http',
+        INTERACTIONS_PORT: '9000',
+        DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+      },
+    ]) {
+      expect(() => parseConfig(env)).toThrow(
+        /CALENDAR_PORT: must differ from HTTP_PORT and INTERACTIONS_PORT/,
+      );
+    }
+    // Without a calendar the port is not used; METRICS_TOKEN is checked like the calendar's.
+    expect(parseConfig({ ...valid, HTTP_PORT: '8082' }).calendar.port).toBe(8082);
+    expect(() => parseConfig({ ...valid, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be 32–256/);
   });
 
   it('treats empty values as unset', () => {

@@ -32,6 +32,8 @@ const WINDOW_S = 10;
 const ROUNDS = 3;
 const API_MS = 2000;
 const TIME_TARGET_MS = 50;
+/** Issue 40: a scrape with nothing changed since the last serves the kept per-domain series. */
+const UNCHANGED_TARGET_MS = 5;
 const BLOCK_TARGET_MS = 20;
 const ACK_LIMIT = 1.2;
 const CHILD_FLAG = '--bench-scraper';
@@ -42,7 +44,7 @@ const CHILD_FLAG = '--bench-scraper';
  * would see, an idle loop giving ≈ 1 ms) and the most CPU the bot used within one such gap (the share of
  * that the bot held itself rather than waited for a CPU on a loaded machine), then starts over.
  */
-const PROBE = `(() => {
+export const PROBE = `(() => {
   const probe = (globalThis.__hostopsBenchProbe ??= (() => {
     const cpu = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; };
     const p = { cpu, last: performance.now(), lastCpu: cpu(), longest: 0, longestCpu: 0 };
@@ -62,9 +64,12 @@ const PROBE = `(() => {
   return result;
 })()`;
 
-/** A SQLite store of its own holding `count` watched domains; returns its DATABASE_URL. */
-async function seedStore(count: number): Promise<{ url: string; dir: string }> {
-  const dir = join(TMP, `scrape-${count}`);
+/**
+ * A SQLite store of its own holding `count` watched domains (with `failing`, every one failing its checks,
+ * as in a provider outage); returns its DATABASE_URL.
+ */
+export async function seedStore(count: number, failing = false): Promise<{ url: string; dir: string }> {
+  const dir = join(TMP, `scrape-${count}${failing ? '-failing' : ''}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const url = `sqlite:${join(dir, 'hostops.db')}`;
@@ -78,7 +83,9 @@ async function seedStore(count: number): Promise<{ url: string; dir: string }> {
       changes: [],
       audit: [],
       watch: {
-        domains: watchedDomains(count, (n) => `scrape-${String(n).padStart(6, '0')}.example.com`),
+        domains: watchedDomains(count, (n) => `scrape-${String(n).padStart(6, '0')}.example.com`).map(
+          (row) => (failing ? { ...row, status: 'failed' as const, failures: 3 } : row),
+        ),
         alerts: [],
       },
     });
@@ -96,11 +103,14 @@ type FromScraper =
   | { type: 'scraped'; ms: number; bytes: number; status: number }
   | { type: 'looped'; times: number[] };
 
-/** One GET, body read and thrown away; the time to its last byte. */
-function scrapeOnce(url: string): Promise<{ ms: number; bytes: number; status: number }> {
+/**
+ * One GET, body read and thrown away; the time to its last byte. Asked as Prometheus asks (`Accept-Encoding:
+ * gzip`), and not decompressed: what is timed is HostOps' answer.
+ */
+export function scrapeOnce(url: string): Promise<{ ms: number; bytes: number; status: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers: { 'accept-encoding': 'gzip' } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
@@ -134,7 +144,7 @@ function serveScraper(): void {
 if (process.argv[2] === CHILD_FLAG) serveScraper();
 
 /** The scraper child, driven over IPC. */
-async function forkScraper() {
+export async function forkScraper() {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -293,15 +303,15 @@ function rowsOf(r: SizeResult): Row[] {
   const block = Math.max(...r.blocks);
   const during = summarize(r.during);
   const none = summarize(r.none);
-  const timeTarget = r.size <= 10_000;
+  const timeTarget = r.size <= 10_000 ? TIME_TARGET_MS : UNCHANGED_TARGET_MS;
   return [
     {
-      metric: `Scrape, ${count(r.size)} watched domains: time per scrape (median of ${SCRAPES})`,
+      metric: `Scrape, ${count(r.size)} watched domains, nothing changed since the last: time per scrape (median of ${SCRAPES})`,
       hostops: ms(time),
       reference: `${ms(r.first.ms)} (first after start)`,
       ratio: '—',
-      target: timeTarget ? `≤ ${TIME_TARGET_MS} ms` : 'report',
-      met: timeTarget ? time <= TIME_TARGET_MS : null,
+      target: `≤ ${timeTarget} ms`,
+      met: time <= timeTarget,
     },
     {
       metric: `Scrape, ${count(r.size)} watched domains: longest event-loop block during a scrape (max of ${SCRAPES})`,

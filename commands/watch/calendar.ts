@@ -2,7 +2,7 @@ import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule
 import { message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
 import { UserError } from '../../src/replies/UserError.js';
-import { CALENDAR_FILE } from '../../src/watch/expiryCalendar.js';
+import { CALENDAR_FILE, calendarText } from '../../src/watch/expiryCalendar.js';
 import { count } from '../../src/watch/renderWatchLines.js';
 import { watchOf } from './listPage.js';
 
@@ -15,19 +15,24 @@ const DISCORD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
 export async function calendar(context: CommandContext): Promise<ReadAnswer> {
   const { t } = context;
   const watch = watchOf(context);
-  const { data, ics } = await watch.calendar(t);
+  const calendar = await watch.calendar(t);
+  const { data } = calendar;
   if (data.events.length === 0) throw new UserError(message('watch.calendar.empty'));
-  const size = Buffer.byteLength(ics);
-  if (size > DISCORD_FILE_LIMIT_BYTES) {
+  const tooLarge = (size: number) => {
     const mb = (bytes: number) => t.number(bytes / 1024 / 1024, { maximumFractionDigits: 1 });
-    throw new UserError(
+    return new UserError(
       message('watch.calendar.too_large', {
         domains: t('watch.count.domains', { count: data.events.length }),
         size: mb(size),
         limit: mb(DISCORD_FILE_LIMIT_BYTES),
       }),
     );
-  }
+  };
+  // Said at once, before any rendering, when even its smallest possible size is too much.
+  if (calendar.bytesAtLeast > DISCORD_FILE_LIMIT_BYTES) throw tooLarge(calendar.bytesAtLeast);
+  const rendered = await calendar.render();
+  if (rendered.bytes > DISCORD_FILE_LIMIT_BYTES) throw tooLarge(rendered.bytes);
+  const ics = await calendarText(rendered);
   const lines = [
     t('watch.calendar.summary_line', {
       events: count(t, data.events.length, 'watch.count.events'),

@@ -10,6 +10,7 @@ import type { AuditOutcome, CommandOutcome } from '../audit/outcomes.js';
 import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
+import type { RouterObserver } from '../observability/RouterObserver.js';
 import { InvalidOptionError, RefusalError } from '../replies/UserError.js';
 import { labelParts } from '../text/commandLabel.js';
 import { describeError } from './describeError.js';
@@ -37,19 +38,8 @@ export interface Invocation {
   actedBy?: { id: string; name: string };
 }
 
-export interface RouterObserver {
-  /** Time from receiving the interaction to Discord accepting our first response. */
-  acknowledged(command: string, ms: number): void;
-  /** A command reached its end state; ms counts from receipt (for changes: up to the outcome). */
-  finished(command: string, outcome: CommandOutcome, ms: number): void;
-  /** This replica claimed an interaction (won) or another replica already had (lost). */
-  claimed?(won: boolean): void;
-  /**
-   * An answer's data (what its embeds are rendered from), or a change's, for the interaction that got it:
-   * the console's `--json` prints it. It may hold what only that interaction's user may see.
-   */
-  answered?(interactionId: string, data: object): void;
-}
+// What the router reports to observability: its interface lives there (observability knows nothing of Discord).
+export type { RouterObserver } from '../observability/RouterObserver.js';
 
 /** A command's end: a read or answer's outcome, or the final state of a change. */
 export type Ending = AuditOutcome;

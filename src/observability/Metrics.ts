@@ -1,10 +1,29 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommandOutcome } from '../audit/outcomes.js';
-import type { RouterObserver } from '../discord/InteractionRouter.js';
+import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClient.js';
 import { TurnBudget } from '../TurnBudget.js';
-import type { RunSummary, WatchGauges, WatchObserver } from '../watch/DomainWatch.js';
-import { expiryGauges } from './expiryGauges.js';
+import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
+import { OncePerChange } from '../watch/OncePerChange.js';
+import type { WatchData } from '../watch/watchPages.js';
+import type { RouterObserver } from './RouterObserver.js';
+import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
+
+/** A scrape's text, rendered once and shared by every request that asked for it meanwhile. */
+export interface Scrape {
+  chunks: readonly Buffer[];
+  bytes: number;
+  /** The same text gzipped (as Prometheus asks for it): the kept series are compressed once per change. */
+  gzip(): Promise<{ chunks: readonly Buffer[]; bytes: number }>;
+}
+
+/** The per-domain series as kept between changes of the watch data: their text, and compressed. */
+interface KeptSeries {
+  plain: Buffer[];
+  compressed: DeflatedPart;
+}
+
+const sizeOf = (chunks: readonly Buffer[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 
 /** Prometheus metrics, on a registry of their own so tests and several bots in one process don't collide. */
 export class Metrics implements RouterObserver, WatchObserver {
@@ -54,7 +73,11 @@ export class Metrics implements RouterObserver, WatchObserver {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
-  #watch: WatchGauges | undefined;
+  #watch: WatchData | undefined;
+  #watchSeries: OncePerChange<KeptSeries> | undefined;
+  /** The families without samples, for a scrape that could not read the store. */
+  #noSeries: Promise<KeptSeries> | undefined;
+  #rendering: Promise<Scrape> | undefined;
   #giveWay: () => boolean = () => false;
   #watchUnreadable = false;
   readonly #watchRuns = new Counter({
@@ -73,6 +96,12 @@ export class Metrics implements RouterObserver, WatchObserver {
     name: 'hostops_interaction_requests_total',
     help: 'Requests to POST /interactions (INTERACTIONS_MODE=http) by the HTTP status answered',
     labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  readonly #operatorRequests = new Counter({
+    name: 'hostops_operator_requests_total',
+    help: 'Requests to the operator and calendar listeners by page (healthz, metrics, calendar, other) and status answered (cut: not read in time)',
+    labelNames: ['page', 'status'] as const,
     registers: [this.registry],
   });
   readonly #gatewayReconnects = new Counter({
@@ -125,21 +154,45 @@ export class Metrics implements RouterObserver, WatchObserver {
   }
 
   /**
-   * Everything a scrape exports: prom-client's metrics, then the watch's per-domain expiry gauges. What
-   * can fail (reading the store) is read before this resolves, so a failure can still be answered with
-   * a 500; the per-domain lines are rendered as the response takes them, a turn of the event loop at a time.
+   * Everything a scrape exports: prom-client's metrics, then the watch's per-domain series, kept from the
+   * last change of the watch data (a scrape with nothing changed renders only prom-client's few lines).
+   * One render at a time: scrapes that arrive meanwhile share it, and every response writes the same
+   * pieces (a slow scraper holds no copy of its own).
    */
-  async scrape(): Promise<AsyncIterable<string>> {
-    const watch = this.#watch;
-    const budget = new TurnBudget(this.#giveWay);
-    const [text, expiries] = await Promise.all([
+  scrape(): Promise<Scrape> {
+    this.#rendering ??= this.#render().finally(() => {
+      this.#rendering = undefined;
+    });
+    return this.#rendering;
+  }
+
+  async #render(): Promise<Scrape> {
+    const series = this.#watchSeries;
+    const [text, read] = await Promise.all([
       this.registry.metrics(),
-      watch ? this.#readWatch(() => watch.expiries(budget)) : undefined,
+      series ? this.#readWatch(async () => (await series.get()).value) : undefined,
     ]);
-    return (async function* () {
-      yield text;
-      if (watch) yield* expiryGauges(expiries, budget);
-    })();
+    const kept = series ? (read ?? (await this.#emptySeries())) : undefined;
+    // The kept series first: the gzip answer continues from their compressed blocks.
+    const last = Buffer.from(text);
+    const chunks = [...(kept?.plain ?? []), last];
+    let gzipped: Promise<{ chunks: readonly Buffer[]; bytes: number }> | undefined;
+    return {
+      chunks,
+      bytes: sizeOf(chunks),
+      gzip: () => {
+        gzipped ??= (async () => {
+          const parts = await gzipParts(kept?.compressed ?? { deflated: [], crc: 0, bytes: 0 }, last);
+          return { chunks: parts, bytes: sizeOf(parts) };
+        })();
+        return gzipped;
+      },
+    };
+  }
+
+  #emptySeries(): Promise<KeptSeries> {
+    this.#noSeries ??= keep(emptyWatchSeries());
+    return this.#noSeries;
   }
 
   /**
@@ -151,14 +204,18 @@ export class Metrics implements RouterObserver, WatchObserver {
   }
 
   /**
-   * Exports the watch list's gauges, read from the store at each scrape: every replica reports the
-   * same current value per domain (whichever replica last checked it), and a removed domain is gone.
-   * The per-domain ones (`expiryGauges`) are rendered by `scrape` rather than kept in prom-client,
-   * which would render all of their lines in one turn of the event loop.
+   * Exports the watch list's gauges, from the store: every replica reports the same current value per
+   * domain (whichever replica last checked it), and a removed domain is gone. The per-domain series
+   * (`watchSeries`) are rendered once per change of the watch data (the store's change stamp) rather than
+   * kept in prom-client, which would render all of their lines in one turn of the event loop.
    */
-  observeWatch(watch: WatchGauges): void {
+  observeWatch(watch: WatchData): void {
     if (this.#watch) return;
     this.#watch = watch;
+    this.#watchSeries = new OncePerChange(
+      () => watch.changeStamp(),
+      async () => keep(await renderWatchSeries(watch, new TurnBudget(this.#giveWay))),
+    );
     const metrics = this;
     new Gauge({
       name: 'hostops_watch_domains',
@@ -194,7 +251,15 @@ export class Metrics implements RouterObserver, WatchObserver {
     this.#interactionRequests.inc({ status: String(status) });
   }
 
+  operatorRequest(page: 'healthz' | 'metrics' | 'calendar' | 'other', status: number | 'cut'): void {
+    this.#operatorRequests.inc({ page, status: String(status) });
+  }
+
   gatewayReconnected(): void {
     this.#gatewayReconnects.inc();
   }
+}
+
+async function keep(plain: Buffer[]): Promise<KeptSeries> {
+  return { plain, compressed: await deflatePart(plain) };
 }

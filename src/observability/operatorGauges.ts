@@ -65,40 +65,7 @@ export function registerOperatorGauges(registry: Registry, sources: OperatorSour
     },
   });
   if (!watch) return;
-  // Two reads of one partial index range (a handful of rows) per scrape: each gauge collects on its own.
-  const flagged = () => readStore(() => store.watch.flagged());
-  new Gauge({
-    name: 'hostops_watch_domain_flag',
-    help: 'A watched domain that needs attention, by what the last check saw: 1 per domain and flag set',
-    labelNames: ['domain', 'flag'] as const,
-    registers: [registry],
-    async collect() {
-      // Nothing rather than stale values when the store cannot be read: an alert on old data is worse.
-      this.reset();
-      for (const row of (await flagged()) ?? []) {
-        for (const [flag, set] of [
-          ['not_found', row.notFound],
-          ['inactive', row.inactive],
-          ['expired', row.expired],
-          ['transferred_away', row.transferredAway],
-        ] as const) {
-          if (set) this.set({ domain: row.domain, flag }, 1);
-        }
-      }
-    },
-  });
-  new Gauge({
-    name: 'hostops_watch_domain_failures',
-    help: 'Failed checks in a row of a watched domain (only domains with at least one)',
-    labelNames: ['domain'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const row of (await flagged()) ?? []) {
-        if (row.failures > 0) this.set({ domain: row.domain }, row.failures);
-      }
-    },
-  });
+  // The per-domain flags and failures are the watch series (watchSeries.ts), rendered once per change.
   new Gauge({
     name: 'hostops_watch_lead_time_seconds',
     help: 'How long before expiry the watch starts alerting: the largest of WATCH_LEAD_DAYS',

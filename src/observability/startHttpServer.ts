@@ -1,11 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createServer, type Server } from 'node:http';
+import { acceptsGzip } from '../gzipParts.js';
 import type { Logger } from '../logger.js';
 import type { HealthState } from './HealthState.js';
+import { closeServer, listen } from './listen.js';
 import type { Metrics } from './Metrics.js';
+import { bearerToken, secretCheck, sendWithin } from './sendWithin.js';
 
 export interface HttpServer {
   /** The bound port (useful when configured as an ephemeral one). */
@@ -13,18 +12,15 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** The expiry calendar by URL: its secret token, and the .ics text read from the store at each request. */
-export interface CalendarFeed {
-  token: string;
-  render(): Promise<string>;
-}
-
-const CALENDAR_PATH = /^\/calendar\/([^/]+)\.ics$/;
-const digest = (text: string) => createHash('sha256').update(text).digest();
+/** Prometheus' default scrape_timeout: a scrape not read within it is cut off. */
+export const SCRAPE_DEADLINE_MS = 10_000;
 
 /**
- * GET /healthz (200 when the gateway session is ready, else 503), GET /metrics (Prometheus text) and,
- * with CALENDAR_TOKEN, GET /calendar/<token>.ics.
+ * The operator listener (HTTP_PORT): GET /healthz (200 when this replica takes interactions, else 503) and
+ * GET /metrics (Prometheus text). Private by default: the shipped compose files publish it to no one but
+ * the compose network (Prometheus) or the host's loopback. With METRICS_TOKEN, /metrics wants it as a
+ * bearer token and /healthz shows only its status without it. Nothing else is served here: the calendar
+ * URL has a listener of its own (startCalendarServer).
  */
 export async function startHttpServer(options: {
   host: string;
@@ -32,87 +28,79 @@ export async function startHttpServer(options: {
   health: HealthState;
   metrics: Metrics;
   logger: Logger;
-  calendar?: CalendarFeed | undefined;
+  metricsToken?: string | undefined;
+  /** How long a scrape may take to be read, from its first byte. */
+  scrapeDeadlineMs?: number;
 }): Promise<HttpServer> {
-  const { health, metrics, logger, calendar } = options;
-  // Compared as digests of equal length, in constant time: the response time tells nothing of the token.
-  const calendarToken = calendar && digest(calendar.token);
+  const { health, metrics, logger } = options;
+  const deadlineMs = options.scrapeDeadlineMs ?? SCRAPE_DEADLINE_MS;
+  const authorized = secretCheck(options.metricsToken);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
+    const page = path === '/healthz' ? 'healthz' : path === '/metrics' ? 'metrics' : 'other';
+    const answer = (status: number | 'cut') => metrics.operatorRequest(page, status);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      answer(405);
       return;
     }
-    if (path === '/healthz') {
-      const body = JSON.stringify(health.snapshot());
-      res.writeHead(health.healthy ? 200 : 503, {
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
+    const withToken = options.metricsToken !== undefined && authorized(bearerToken(req));
+    if (page === 'healthz') {
+      // A load balancer's check needs the status code only; the details are for whoever holds the token.
+      const snapshot = health.snapshot();
+      const body = options.metricsToken === undefined || withToken ? snapshot : { status: snapshot.status };
+      const status = health.healthy ? 200 : 503;
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+      answer(status);
       return;
     }
-    if (path === '/metrics') {
-      void serveMetrics(res, metrics, logger);
-      return;
-    }
-    const token = calendar && calendarToken && CALENDAR_PATH.exec(path ?? '')?.[1];
-    if (calendar && calendarToken && token && timingSafeEqual(digest(token), calendarToken)) {
-      calendar.render().then(
-        (ics) => {
+    if (page === 'metrics') {
+      if (!authorized(bearerToken(req))) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer realm="hostops metrics"' }).end();
+        answer(401);
+        return;
+      }
+      if (req.method === 'HEAD') {
+        // What a GET would answer, without rendering anything.
+        res
+          .writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' })
+          .end();
+        answer(200);
+        return;
+      }
+      const gzip = acceptsGzip(req.headers['accept-encoding']);
+      (async () => {
+        const scrape = await metrics.scrape();
+        return gzip ? await scrape.gzip() : scrape;
+      })().then(
+        async (body) => {
           res.writeHead(200, {
-            'content-type': 'text/calendar; charset=utf-8',
-            'content-disposition': 'inline; filename="hostops-expiry.ics"',
+            'content-type': metrics.registry.contentType,
+            'content-length': body.bytes,
             'cache-control': 'no-store',
+            vary: 'accept-encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
           });
-          res.end(ics);
+          answer((await sendWithin(res, body.chunks, deadlineMs)) ? 200 : 'cut');
         },
         (error: unknown) => {
-          logger.error({ err: error }, 'expiry calendar could not be rendered');
-          res.writeHead(503, { 'content-type': 'text/plain' }).end('calendar unavailable\n');
+          logger.error({ err: error }, 'metrics collection failed');
+          res.writeHead(500).end();
+          answer(500);
         },
       );
       return;
     }
-    // A wrong token looks like any other unknown path.
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    answer(404);
   });
   // Probes and scrapers should never hold a shutdown open.
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  logger.info({ host: options.host, port }, 'health and metrics listening');
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/**
- * Streams the scrape as it is rendered, at the pace the scraper reads it: 100,000 watched domains make
- * megabytes of text, which are never held, encoded or written in one piece.
- */
-async function serveMetrics(res: ServerResponse, metrics: Metrics, logger: Logger): Promise<void> {
-  let chunks: AsyncIterable<string>;
-  try {
-    chunks = await metrics.scrape();
-  } catch (error) {
-    logger.error({ err: error }, 'metrics collection failed');
-    res.writeHead(500).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': metrics.registry.contentType });
-  try {
-    await pipeline(Readable.from(chunks), res);
-  } catch (error) {
-    // The scraper went away (a timeout); it will try again.
-    logger.debug({ err: error }, 'metrics response not finished');
-  }
+  const port = await listen(server, options.host, options.port);
+  logger.info(
+    { host: options.host, port, withToken: options.metricsToken !== undefined },
+    'health and metrics listening',
+  );
+  return { port, close: () => closeServer(server) };
 }

@@ -329,6 +329,12 @@ export interface Store {
     /** Soonest expiry first (unknown last), then by name. */
     list(page: Page): Promise<{ rows: WatchedDomain[]; total: number }>;
     all(): Promise<WatchedDomain[]>;
+    /**
+     * One page of the watch list by name, the first `limit` after `after` (from the start when undefined):
+     * what is computed from the whole list (gauges, calendar) is read this way, so a long list never holds
+     * the event loop for the whole of it.
+     */
+    page(after: string | undefined, limit: number): Promise<WatchedDomain[]>;
     /** The given domains that are watched, by name. */
     get(domains: readonly string[]): Promise<WatchedDomain[]>;
     count(): Promise<number>;

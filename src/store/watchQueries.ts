@@ -97,6 +97,18 @@ export function watchQueries(db: Kysely<Database>, engine: Engine): Store['watch
       return (await db.selectFrom('watched_domains').selectAll().orderBy('domain').execute()).map(toWatched);
     },
 
+    async page(after, limit) {
+      // By the primary key from where the last page ended: every page costs the same, however deep.
+      const rows = await db
+        .selectFrom('watched_domains')
+        .selectAll()
+        .$if(after !== undefined, (qb) => qb.where('domain', '>', after as string))
+        .orderBy('domain')
+        .limit(limit)
+        .execute();
+      return rows.map(toWatched);
+    },
+
     async get(domains) {
       const rows: WatchedDomain[] = [];
       for (const chunk of chunksOf(domains)) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
 import { HostingApiError } from '../hosting/HostingApiError.js';
@@ -7,11 +8,11 @@ import { type MessageKey, message, type Translator, translator } from '../i18n/T
 import type { Logger } from '../logger.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
-import { TurnBudget } from '../TurnBudget.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
 import { daysBetween } from './daysBetween.js';
-import { type CalendarData, calendarData, renderCalendar } from './expiryCalendar.js';
 import { renderDigest } from './renderDigest.js';
+import { type WatchCalendar, WatchCalendars } from './WatchCalendars.js';
+import type { WatchData } from './watchPages.js';
 
 export interface WatchSettings {
   channelId: string;
@@ -44,29 +45,12 @@ export interface WatchObserver {
   watchRun(summary: RunSummary): void;
 }
 
-/** Watched domains read per store query when the gauges are scraped: ≈ 0.5 ms of SQLite each. */
-const EXPIRY_PAGE = 500;
 /** Expiry dates remembered with their instant: a list holds a few thousand distinct ones at most. */
 const REMEMBERED_DATES = 50_000;
-
-/** What the watch gauges export, read from the store when they are scraped. */
-export interface WatchGauges {
-  count(): Promise<number>;
-  /**
-   * Every watched domain whose expiry is known, with the instant it expires: read a page at a time,
-   * giving the event loop back as `budget` says.
-   */
-  expiries(budget?: TurnBudget): Promise<WatchExpiries>;
-}
-
-/** Watched domains by name, each with the instant it expires, and the start of today to count days from. */
-export interface WatchExpiries {
-  /** The start of today in the API's zone (ms since the epoch). */
-  today: number;
-  domains: string[];
-  /** The start of each domain's expiry date in the API's zone (ms since the epoch), in `domains`' order. */
-  expiresAt: number[];
-}
+/** The store's change stamp of the watch data: a new value whenever a list or a check changed it. */
+const CHANGED_KEY = 'watch.changed';
+/** During a run, the stamp moves at most this often (and once at its end): what was checked shows soon. */
+const RUN_STAMP_EVERY_MS = 30_000;
 
 /** The last run of the whole list, kept in the store's settings. */
 export interface LastWatchRun {
@@ -92,11 +76,12 @@ export interface RunSummary {
  * alert is decided in the store (a conditional update of what was seen, a unique alert key), so a
  * restart, a second replica or an overlapping manual check never repeats one.
  */
-export class DomainWatch implements WatchGauges {
+export class DomainWatch implements WatchData {
   /** Every lookup of this process, scheduled run or new domains, shares WATCH_CONCURRENCY. */
   readonly #limit: ReturnType<typeof pLimit>;
   /** Expiry date → its instant: a scrape converts each distinct date once, not each domain every time. */
   readonly #instants = new Map<string, number>();
+  readonly #calendars: WatchCalendars;
 
   constructor(
     private readonly store: Store,
@@ -108,15 +93,42 @@ export class DomainWatch implements WatchGauges {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#limit = pLimit(settings.concurrency);
+    this.#calendars = new WatchCalendars(this, settings.leadDays);
   }
 
   /** Adds the domains unless they would take the list past WATCH_MAX_DOMAINS (then adds none: `full`). */
-  add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
-    return this.store.watch.add(domains, addedById, this.now(), this.settings.maxDomains);
+  async add(domains: readonly { domain: string; unicode: string }[], addedById: string) {
+    const result = await this.store.watch.add(domains, addedById, this.now(), this.settings.maxDomains);
+    if (result.added.length > 0) await this.noteChanged(this.logger);
+    return result;
   }
 
-  remove(domains: readonly string[]) {
-    return this.store.watch.remove(domains);
+  async remove(domains: readonly string[]) {
+    const result = await this.store.watch.remove(domains);
+    if (result.removed.length > 0) await this.noteChanged(this.logger);
+    return result;
+  }
+
+  /** The store's change stamp of the watch data: the same on every replica, new after every change. */
+  async changeStamp(): Promise<string> {
+    return (await this.store.settings.get(CHANGED_KEY)) ?? 'never';
+  }
+
+  page(after: string | undefined, limit: number): Promise<WatchedDomain[]> {
+    return this.store.watch.page(after, limit);
+  }
+
+  /**
+   * Tells every replica (through the store) that what is computed from the watch data is out of date: any
+   * writer of data the watch series or the calendar show calls it after writing.
+   */
+  async noteChanged(log: Logger = this.logger): Promise<void> {
+    try {
+      await this.store.settings.put(CHANGED_KEY, randomUUID(), this.now());
+    } catch (error) {
+      // The next change moves it: until then gauges and calendar show the data before this one.
+      log.warn({ err: error }, 'could not record that the watch data changed');
+    }
   }
 
   count(): Promise<number> {
@@ -142,41 +154,22 @@ export class DomainWatch implements WatchGauges {
     }
   }
 
-  /** The expiry calendar of the whole list, as data and as its .ics text, in `t`'s language. */
-  async calendar(t: Translator): Promise<{ data: CalendarData; ics: string }> {
-    const data = calendarData(await this.store.watch.all(), this.settings.leadDays, t);
-    return { data, ics: await renderCalendar(data, t) };
-  }
-
-  async expiries(budget = new TurnBudget()): Promise<WatchExpiries> {
-    const today = this.#today().toMillis();
-    const domains: string[] = [];
-    const expiresAt: number[] = [];
-    // A page at a time, giving the event loop back between pages and within one: with 100,000 domains a
-    // scrape must not hold up the gateway (Discord wants an acknowledgement within 3 s).
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.store.watch.expiries(after, EXPIRY_PAGE);
-      for (const { domain, expiryDate } of page) {
-        domains.push(domain);
-        expiresAt.push(this.#expiresAt(expiryDate));
-        if (budget.spent()) await budget.giveBack();
-      }
-      after = page.at(-1)?.domain;
-      if (page.length < EXPIRY_PAGE || after === undefined) break;
-      await budget.giveBack();
-    }
-    return { today, domains, expiresAt };
+  /**
+   * The expiry calendar of the whole list in `t`'s language: read a page at a time and rendered in turns,
+   * once per change of the watch data (every replica sees the change through the store's stamp).
+   */
+  calendar(t: Translator): Promise<WatchCalendar> {
+    return this.#calendars.get(t);
   }
 
   /** Days left of a stored expiry date, counted from the current day in the API's zone. */
   daysLeft(expiryDate: string | null): number | null {
     if (expiryDate === null) return null;
-    return daysBetween(this.#today().toMillis(), this.#expiresAt(expiryDate));
+    return daysBetween(this.#today().toMillis(), this.expiryInstant(expiryDate));
   }
 
   /** The start of a stored expiry date (`YYYY-MM-DD`) in the API's zone, in ms since the epoch. */
-  #expiresAt(expiryDate: string): number {
+  expiryInstant(expiryDate: string): number {
     let instant = this.#instants.get(expiryDate);
     if (instant === undefined) {
       if (this.#instants.size >= REMEMBERED_DATES) this.#instants.clear();
@@ -223,6 +216,16 @@ export class DomainWatch implements WatchGauges {
     const today = this.#today();
     const alerts: Alert[] = [];
     let failed = 0;
+    // What the run stored shows in the gauges and the calendar every RUN_STAMP_EVERY_MS, and at its end.
+    let stamped = performance.now();
+    let stamping = false;
+    const stampNow = async () => {
+      if (stamping || performance.now() - stamped < RUN_STAMP_EVERY_MS) return;
+      stamping = true;
+      stamped = performance.now();
+      await this.noteChanged(log);
+      stamping = false;
+    };
     await Promise.all(
       domains.map((seen) =>
         limit(async () => {
@@ -234,9 +237,11 @@ export class DomainWatch implements WatchGauges {
             failed++;
             log.error({ err: error, domain: seen.domain }, 'watch could not store what it saw');
           }
+          await stampNow();
         }),
       ),
     );
+    if (domains.length > 0) await this.noteChanged(log);
     let messages = 0;
     const t = translator(this.settings.locale);
     for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {

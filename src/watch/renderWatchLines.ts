@@ -2,7 +2,6 @@ import { TimestampStyles, time } from 'discord.js';
 import type { Message, Translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { WatchedDomain } from '../store/index.js';
-import type { DomainWatch } from './DomainWatch.js';
 import { calendarDate } from './formatDate.js';
 
 // The lines /watch answers are made of: a watched domain with its days left and flags, name lists.
@@ -65,11 +64,12 @@ function daysText(days: number | null, row: WatchedDomain, t: Translator): strin
   return t('watch.list.days', { days: t.number(days, { useGrouping: false }) });
 }
 
-export function renderWatchLine(
-  watch: Pick<DomainWatch, 'daysLeft'>,
-  row: WatchedDomain,
-  t: Translator,
-): string {
+/** What a line needs of the watch (DomainWatch has it): the days left of a stored expiry date. */
+export interface DaysLeft {
+  daysLeft(expiryDate: string | null): number | null;
+}
+
+export function renderWatchLine(watch: DaysLeft, row: WatchedDomain, t: Translator): string {
   const flags = watchFlags(row, t);
   const parts = [
     daysText(watch.daysLeft(row.expiryDate), row, t),

@@ -1,6 +1,6 @@
 // What GET /metrics of the built bot says about the watched domains after watch runs through the fakes:
-// the expiry instant (hostops_watch_domain_expiry_timestamp_seconds) and the deprecated days gauge, read
-// from the store at every scrape. Two replicas on one PostgreSQL store; exact instants in the API's zone
+// the expiry instant (hostops_watch_domain_expiry_timestamp_seconds), computed once per change of the watch
+// data (the store's change stamp) and the same on every replica; the deprecated days gauge is gone. Two replicas on one PostgreSQL store; exact instants in the API's zone
 // and a long list (read from the store in pages, rendered a piece at a time) on both engines.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,7 +13,6 @@ import { watchedDomains } from '../support/watchedDomains.js';
 
 const WATCH_CHANNEL = '300000000000000078';
 const TIMESTAMP = 'hostops_watch_domain_expiry_timestamp_seconds';
-const DAYS = 'hostops_watch_domain_expiry_days';
 const DAY_S = 86_400;
 
 /** A bot with the watch on and /metrics served on a port of its own. */
@@ -54,20 +53,6 @@ function series(text: string, name: string): Map<string, number> {
   return samples;
 }
 
-/** Today's calendar date in `zone`, from the platform's Intl rather than the bot's Luxon. */
-function todayIn(zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
-}
-
-/** Whole calendar days from `from` to `to` (both `YYYY-MM-DD`). */
-function calendarDays(from: string, to: string): number {
-  const day = (iso: string) => {
-    const [y, m, d] = iso.split('-').map(Number);
-    return Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1) / 86_400_000;
-  };
-  return day(to) - day(from);
-}
-
 describe('two replicas on one PostgreSQL store', () => {
   const ZONE = 'Europe/Berlin';
   const expiresIn = new Map<string, number>();
@@ -98,14 +83,14 @@ describe('two replicas on one PostgreSQL store', () => {
     await api?.stop();
   });
 
-  /** Both gauges of a replica's scrape, the instant as the days it is from the start of today. */
+  /** A replica's expiry instants as whole days from the start of today (a DST day is 23 or 25 hours). */
   async function expiries(t: TestBot) {
     const text = await scrape(t);
+    expect(text).not.toContain('hostops_watch_domain_expiry_days');
     const today = DateTime.now().setZone(ZONE).startOf('day').toSeconds();
     const instants = series(text, TIMESTAMP);
     return {
-      days: series(text, DAYS),
-      instantDays: new Map([...instants].map(([domain, at]) => [domain, (at - today) / DAY_S])),
+      days: new Map([...instants].map(([domain, at]) => [domain, Math.round((at - today) / DAY_S)])),
       count: series(text, 'hostops_watch_domains'),
     };
   }
@@ -121,8 +106,6 @@ describe('two replicas on one PostgreSQL store', () => {
       'u1',
     );
     await a.bot.watch?.run('manual');
-    // A day with a DST change between today and the expiry is 23 or 25 hours long.
-    const close = (days: Map<string, number>) => new Map([...days].map(([d, n]) => [d, Math.round(n)]));
     let scraped = await expiries(a);
     expect(scraped.days).toEqual(
       new Map([
@@ -130,7 +113,6 @@ describe('two replicas on one PostgreSQL store', () => {
         ['steady.example', 90],
       ]),
     );
-    expect(close(scraped.instantDays)).toEqual(scraped.days);
 
     // Renewed at the provider; replica B's run sees it. A never ran again, and must not keep saying 10.
     expiresIn.set('renewed.example', 375);
@@ -143,7 +125,6 @@ describe('two replicas on one PostgreSQL store', () => {
           ['steady.example', 90],
         ]),
       );
-      expect(close(scraped.instantDays)).toEqual(scraped.days);
       expect(scraped.count).toEqual(new Map([['', 3]]));
     }
 
@@ -151,7 +132,6 @@ describe('two replicas on one PostgreSQL store', () => {
     await b.bot.watch?.remove(['renewed.example']);
     scraped = await expiries(a);
     expect(scraped.days).toEqual(new Map([['steady.example', 90]]));
-    expect([...scraped.instantDays.keys()]).toEqual(['steady.example']);
     expect(scraped.count).toEqual(new Map([['', 2]]));
   });
 });
@@ -212,7 +192,7 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
     await api?.stop();
   });
 
-  it('exports the expiry instant (the start of the expiry date in HOSTING_API_TIMEZONE) and the days gauge from it', async () => {
+  it('exports the expiry instant (the start of the expiry date in HOSTING_API_TIMEZONE) ', async () => {
     const added = [...Object.keys(CHECKED), 'unknown.example'];
     await t.bot.watch?.add(
       added.map((domain) => ({ domain, unicode: domain })),
@@ -221,19 +201,13 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
     await t.bot.watch?.run('added', added);
     const text = await scrape(t);
     const instants = series(text, TIMESTAMP);
-    const days = series(text, DAYS);
-    const today = todayIn(ZONE);
-    for (const [domain, { expirydate, at }] of Object.entries(CHECKED)) {
+    for (const [domain, { at }] of Object.entries(CHECKED)) {
       expect(instants.get(domain), domain).toBe(at);
-      expect(days.get(domain), domain).toBe(calendarDays(today, expirydate));
     }
-    // No expiry known: no series in either gauge.
+    // No expiry known: no series.
     expect(instants.has('unknown.example')).toBe(false);
-    expect(days.has('unknown.example')).toBe(false);
-    // Both are gauges with help; the days gauge says it is going away and what replaces it.
     expect(text).toContain(`# TYPE ${TIMESTAMP} gauge\n`);
-    expect(text).toContain(`# TYPE ${DAYS} gauge\n`);
-    expect(text).toMatch(new RegExp(`^# HELP ${DAYS} Deprecated.*use ${TIMESTAMP}`, 'm'));
+    expect(text).not.toContain('hostops_watch_domain_expiry_days');
   });
 
   it(`a scrape of ${SEEDED.toLocaleString('en')} watched domains exports every one and never holds the event loop for long`, async () => {
@@ -256,11 +230,8 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
     expect(longest).toBeLessThan(500);
 
     const instants = series(text, TIMESTAMP);
-    const days = series(text, DAYS);
     const known = seeded.filter((row) => row.expiryDate !== null);
     expect(instants.size).toBe(known.length + Object.keys(CHECKED).length);
-    expect(days.size).toBe(instants.size);
-    const today = todayIn(ZONE);
     const startOf = new Map<string, number>();
     for (const { domain, expiryDate } of known) {
       const date = expiryDate ?? '';
@@ -270,7 +241,6 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
         startOf.set(date, at);
       }
       expect(instants.get(domain), domain).toBe(at);
-      expect(days.get(domain), domain).toBe(calendarDays(today, date));
     }
   });
 
@@ -279,6 +249,8 @@ describe.each(engines)('on $engine', ({ freshUrl }) => {
     const ACCEPT_MS = 2_500;
     t.discord.setRestDelay(ACCEPT_MS);
     try {
+      // A change of the watch data: the next scrape renders the per-domain series again (else it is kept).
+      await t.bot.watch?.add([{ domain: 'changed.example', unicode: 'changed.example' }], 'u1');
       const help = t.command({ commandName: 'help', roles: [ROLES.viewer] });
       const reply = await t.nth(help, 0);
       const text = await scrape(t);

@@ -67,6 +67,8 @@ export interface SharedFakes {
   /** Fakes of an earlier TestBot (e.g. to start a second bot after the first stopped); `stop()` leaves them running. */
   discord?: FakeDiscord;
   api?: FakeHostingApi;
+  /** Deadlines of the operator and calendar listeners, shorter than the shipped ones. */
+  sendDeadlinesMs?: { scrape: number; calendar: number };
 }
 
 export async function startTestBot(
@@ -112,6 +114,7 @@ export async function startTestBot(
     generatePassword: () => FIXED_PASSWORD,
     now: () => new Date('2026-11-22T10:00:00Z'),
     readBackDelaysMs: [50, 100, 150],
+    ...(shared.sendDeadlinesMs ? { sendDeadlinesMs: shared.sendDeadlinesMs } : {}),
   });
   await bot.ready;
 

@@ -70,7 +70,7 @@ describe('the expiry calendar', () => {
   ];
 
   it('has one all-day event per domain with a known date, on that date, soonest first', async () => {
-    const data = calendarData(rows, [30, 7, 1], en);
+    const data = await calendarData(rows, [30, 7, 1], en);
     expect(data.withoutDate).toBe(1);
     const { name, events } = parse(await renderCalendar(data, en));
     expect(name).toBe('HostOps: domain expiry');
@@ -83,7 +83,7 @@ describe('the expiry calendar', () => {
   });
 
   it('shows IDNs in Unicode, with the ASCII form and the flags in the description', async () => {
-    const { events } = parse(await renderCalendar(calendarData(rows, [30], en), en));
+    const { events } = parse(await renderCalendar(await calendarData(rows, [30], en), en));
     const idn = events.find((e) => e.uid.includes('xn--bcher-kva'));
     expect(idn?.summary).toBe('bücher.example expires');
     expect(idn?.description).toContain('xn--bcher-kva.example');
@@ -95,7 +95,7 @@ describe('the expiry calendar', () => {
   });
 
   it('has a display alarm at each lead day (0 is the day itself)', async () => {
-    const { events } = parse(await renderCalendar(calendarData(rows, [7, 30, 0, 1], en), en));
+    const { events } = parse(await renderCalendar(await calendarData(rows, [7, 30, 0, 1], en), en));
     const later = events.find((e) => e.uid.includes('later'));
     expect(later?.alarms.map((a) => a.trigger)).toEqual(['-P30D', '-P7D', '-P1D', 'PT0S']);
     expect(later?.alarms.every((a) => a.action === 'DISPLAY')).toBe(true);
@@ -108,9 +108,9 @@ describe('the expiry calendar', () => {
   });
 
   it('keeps each domain’s UID across renders and renewals, with a higher SEQUENCE once renewed', async () => {
-    const before = parse(await renderCalendar(calendarData(rows, [30], en), en)).events;
+    const before = parse(await renderCalendar(await calendarData(rows, [30], en), en)).events;
     const renewed = rows.map((r) => (r.domain === 'later.example' ? { ...r, expiryDate: '2032-05-17' } : r));
-    const after = parse(await renderCalendar(calendarData(renewed, [30], en), en)).events;
+    const after = parse(await renderCalendar(await calendarData(renewed, [30], en), en)).events;
     expect(new Set(after.map((e) => e.uid))).toEqual(new Set(before.map((e) => e.uid)));
     expect(new Set(before.map((e) => e.uid)).size).toBe(before.length);
     const old = before.find((e) => e.uid.includes('later'));
@@ -120,14 +120,14 @@ describe('the expiry calendar', () => {
   });
 
   it('is written in the given language', async () => {
-    const { name, events } = parse(await renderCalendar(calendarData(rows, [3], de), de));
+    const { name, events } = parse(await renderCalendar(await calendarData(rows, [3], de), de));
     expect(name).toBe('HostOps: Ablauf von Domains');
     expect(events[0]?.summary).toBe('gone.example läuft ab');
     expect(events[0]?.alarms[0]?.description).toBe('gone.example läuft in 3 Tagen ab');
   });
 
   it('is the same date whatever the process’s time zone (a date, not an instant)', async () => {
-    const text = await renderCalendar(calendarData([row('a.example', '2031-01-01')], [1], en), en);
+    const text = await renderCalendar(await calendarData([row('a.example', '2031-01-01')], [1], en), en);
     expect(text).toContain('DTSTART;VALUE=DATE:20310101');
     expect(text.split('\r\n').length).toBeGreaterThan(5);
   });

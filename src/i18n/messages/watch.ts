@@ -125,7 +125,7 @@ export const en = {
   'watch.calendar.without_date': '{domains} without a known expiry date are not in it.',
   'watch.calendar.empty': 'No watched domain has a known expiry date yet: the calendar would be empty.',
   'watch.calendar.too_large':
-    'The calendar of {domains} is {size} MB, more than Discord takes as a file ({limit} MB). Subscribe to it by URL (`CALENDAR_TOKEN`) or write it with the console: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
+    'The calendar of {domains} is at least {size} MB, more than Discord takes as a file ({limit} MB). Subscribe to it by URL (`CALENDAR_TOKEN`) or write it with the console: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
   'watch.count.events_one': '{count} event',
   'watch.count.events_other': '{count} events',
 } as const;
@@ -256,7 +256,7 @@ export const de = translationOf(en)({
   'watch.calendar.empty':
     'Noch keine überwachte Domain hat ein bekanntes Ablaufdatum: der Kalender wäre leer.',
   'watch.calendar.too_large':
-    'Der Kalender mit {domains} ist {size} MB groß, mehr als Discord als Datei annimmt ({limit} MB). Per URL abonnieren (`CALENDAR_TOKEN`) oder mit der Konsole schreiben: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
+    'Der Kalender mit {domains} ist mindestens {size} MB groß, mehr als Discord als Datei annimmt ({limit} MB). Per URL abonnieren (`CALENDAR_TOKEN`) oder mit der Konsole schreiben: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
   'watch.count.events_one': '{count} Termin',
   'watch.count.events_other': '{count} Termine',
 });
