@@ -10,6 +10,7 @@ import type { Translator } from '../src/i18n/Translator.js';
 import type { HelpData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import type { ReplyBody } from '../src/replies/ReplyBody.js';
+import { sandboxDirectory } from '../src/sandbox/sandboxData.js';
 
 export const definition = {
   name: 'help',
@@ -49,16 +50,24 @@ function respond({ commands, tier, config, interaction, t }: CommandContext): Re
     }),
   );
   const lines = entries.map((entry) => entry.line);
+  // On the sandbox, what it knows: anything else is answered as not found, which a newcomer cannot guess.
+  const sandbox = config.hosting.sandbox ? sandboxDirectory() : undefined;
+  const known = sandbox
+    ? `\n\n${t('help.sandbox', {
+        domains: t.list(sandbox.domains.map((domain) => `\`${domain}\``)),
+        servers: t.list(sandbox.servers.map((server) => `\`${server.id}\` (${server.name})`)),
+      })}`
+    : '';
   return {
     embeds: [
       {
         title: t('help.title'),
         color: Colour.info,
-        description: `${lines.join('\n')}\n\n${t('help.confirm_first')}`,
+        description: `${lines.join('\n')}\n\n${t('help.confirm_first')}${known}`,
         footer: { text: here ? t('help.footer', { tier }) : t('help.footer_elsewhere', { tier }) },
       },
     ],
-    data: { tier, here, commands: entries.map((entry) => entry.data) },
+    data: { tier, here, commands: entries.map((entry) => entry.data), ...(sandbox ? { sandbox } : {}) },
   };
 }
 

@@ -23,12 +23,22 @@ const integer = (min: number, max: number) =>
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
-// A real API's base URL, or the literal `sandbox` for the built-in sandbox (src/sandbox).
+/** The made-up provider URL .env.example shows (commented out): a host that resolves nowhere. */
+export const EXAMPLE_HOSTING_API_URL = 'https://api.example-hosting.com';
+const isExampleHostingApiUrl = (value: string | undefined) =>
+  value !== undefined && URL.canParse(value) && new URL(value).host === new URL(EXAMPLE_HOSTING_API_URL).host;
+
+// A real API's base URL, or the literal `sandbox` for the built-in sandbox (src/sandbox). The example's
+// placeholder is named as such rather than left to fail later as "cannot reach the provider".
 const hostingApiUrl = z
   .string()
   .refine(
     (value) => isSandboxUrl(value) || httpUrl.safeParse(value).success,
     'must be an http:// or https:// URL, or sandbox for the built-in sandbox',
+  )
+  .refine(
+    (value) => !isExampleHostingApiUrl(value),
+    `is still the example placeholder (${new URL(EXAMPLE_HOSTING_API_URL).host}): set your provider's API URL, or leave it unset for the console's sandbox`,
   );
 
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17–20 digits)');
@@ -242,11 +252,17 @@ const always = {
 
 // Only the sandbox runs without API credentials; for a real API the missing token is still named.
 const credentialedEnvironment = environmentSchema
-  .refine((env) => isSandboxUrl(env.HOSTING_API_URL) || env.HOSTING_API_TOKEN !== undefined, {
-    path: ['HOSTING_API_TOKEN'],
-    message: 'is required',
-    ...always,
-  })
+  .refine(
+    (env) =>
+      isSandboxUrl(env.HOSTING_API_URL) ||
+      isExampleHostingApiUrl(env.HOSTING_API_URL) ||
+      env.HOSTING_API_TOKEN !== undefined,
+    {
+      path: ['HOSTING_API_TOKEN'],
+      message: 'is required',
+      ...always,
+    },
+  )
   // The calendar's listener serves nothing else: it cannot share a port with another listener.
   .refine(
     (env) =>
@@ -274,6 +290,8 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     operatorRoleIds: env.OPERATOR_ROLE_IDS,
     adminRoleIds: env.ADMIN_ROLE_IDS,
     channelIds: env.OPS_CHANNEL_IDS,
+    // Where a tier comes from, for what a refusal tells: Discord roles, or (set by the console) its --as flag.
+    ...({} as { tierFrom?: 'console' }),
   },
   contactDefaults: {
     owner: env.DEFAULT_OWNER_C,

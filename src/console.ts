@@ -1,6 +1,9 @@
-import { runConsole } from './console/runConsole.js';
+import { requireSupportedNode } from './node/requireSupportedNode.js';
 
-// The console: the bot's commands in a terminal, without Discord (see src/console/).
+// The console: the bot's commands in a terminal, without Discord (see src/console/). The Node version is
+// checked before anything else is loaded (src/node/).
+requireSupportedNode('npm run console');
+const { runConsole } = await import('./console/runConsole.js');
 const code = await runConsole(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,

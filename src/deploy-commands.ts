@@ -1,14 +1,7 @@
-import { commands } from '../commands/index.js';
-import { deployConfigSchema, loadConfig } from './config.js';
-import { deployCommands } from './discord/deployCommands.js';
-import { createLogger } from './logger.js';
+import { requireSupportedNode } from './node/requireSupportedNode.js';
 
-const config = loadConfig(deployConfigSchema);
-const { logger } = createLogger({ level: config.logLevel, secrets: [config.discord.token] });
-try {
-  await deployCommands(config, logger, commands);
-} catch (error) {
-  // discord.js REST errors name the status and Discord's message; the token is never part of them.
-  logger.fatal({ err: error }, 'command registration failed');
-  process.exitCode = 1;
-}
+// `npm run deploy-commands` (src/runDeployCommands.ts). The Node version is checked before anything else is
+// loaded (src/node/).
+requireSupportedNode('npm run deploy-commands');
+const { runDeployCommands } = await import('./runDeployCommands.js');
+await runDeployCommands();

@@ -3,7 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT_VARIABLES, parseConfig } from '../src/config.js';
+import { commands } from '../commands/index.js';
+import { ConfigError, ENVIRONMENT_VARIABLES, EXAMPLE_HOSTING_API_URL, parseConfig } from '../src/config.js';
+import { consoleConfig } from '../src/console/consoleConfig.js';
 
 const root = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -44,20 +46,45 @@ const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: '
 
 describe('configuration is documented where operators look', () => {
   it('.env.example lists exactly the variables the schema reads', () => {
-    const listed = [...read('.env.example').matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    const listed = [...read('.env.example').matchAll(/^#?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
     expect(new Set(listed)).toEqual(new Set(ENVIRONMENT_VARIABLES));
   });
 
-  it('.env.example, copied as it is, gives the defaults the schema applies', () => {
-    // The four required values are left empty in the example; fill them in as an operator would.
+  it('.env.example, copied as it is and filled in, gives the defaults the schema applies', () => {
+    // The required values are left empty or commented out in the example; fill them in as an operator would.
     const required = {
       DISCORD_TOKEN: 'discord-token',
       DISCORD_GUILD_ID: '100000000000000000',
+      HOSTING_API_URL: 'https://api.provider.test',
       HOSTING_API_TOKEN: 'hosting-token',
     };
     const example: Record<string, string | undefined> = { ...parseEnv(read('.env.example')), ...required };
-    const bare = { ...required, HOSTING_API_URL: example.HOSTING_API_URL };
-    expect(parseConfig(example)).toEqual(parseConfig(bare));
+    expect(parseConfig(example)).toEqual(parseConfig(required));
+  });
+
+  it('.env.example, copied as it is, leaves the provider unset: the console runs on the sandbox', () => {
+    const example = parseEnv(read('.env.example'));
+    expect(example.HOSTING_API_URL).toBeUndefined();
+    expect(consoleConfig(example).hosting.sandbox).toBe(true);
+  });
+
+  it('its commented provider URL, uncommented unchanged, is called the example placeholder it is', () => {
+    const commented = /^#HOSTING_API_URL=(.*)$/m.exec(read('.env.example'))?.[1];
+    expect(commented).toBe(EXAMPLE_HOSTING_API_URL);
+    for (const token of [{}, { HOSTING_API_TOKEN: 'hosting-token' }]) {
+      const env = { HOSTING_API_URL: commented, ...token };
+      const problems = (() => {
+        try {
+          consoleConfig(env);
+          return [];
+        } catch (error) {
+          return error instanceof ConfigError ? error.problems : [String(error)];
+        }
+      })();
+      expect(problems).toEqual([
+        "HOSTING_API_URL: is still the example placeholder (api.example-hosting.com): set your provider's API URL, or leave it unset for the console's sandbox",
+      ]);
+    }
   });
 
   it('docs/configuration.md lists exactly the variables the schema reads, in one table', () => {
@@ -129,6 +156,28 @@ describe('the README is a front door and the docs hold together', () => {
       }
     }
     expect([...new Set(unknown)]).toEqual([]);
+  });
+
+  it('every slash command the docs name in code is one HostOps has, subcommand included', () => {
+    const subcommands = new Map<string, string[]>(
+      commands.map((module) => [module.definition.name, Object.keys(module.subcommands)]),
+    );
+    // HTTP paths the docs name the same way, and docs/store.md's example of a mistyped command.
+    const paths = new Set(['healthz', 'metrics', 'interactions', 'calendar', 'app', 'panle']);
+    const unknown: string[] = [];
+    for (const file of current) {
+      for (const span of codeSpans(read(file))) {
+        const named = /^\/([a-z]+)(?: ([a-z]+))?(?=[\s`]|$)/.exec(span);
+        if (!named) continue;
+        const [, name = '', sub] = named;
+        const known = subcommands.get(name);
+        if (known === undefined) {
+          if (!paths.has(name)) unknown.push(`${file}: ${span}`);
+        } else if (sub !== undefined && !known.includes('') && !known.includes(sub))
+          unknown.push(`${file}: ${span}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 
   it('every file of the repository the docs name in code exists', () => {

@@ -1,11 +1,12 @@
 // One Node version, one place: .node-version is what the container ships (the Dockerfile's NODE_VERSION) and
 // what CI runs the whole suite on; package.json's engines promises that line from that version and one older
-// line from its oldest version, which CI runs the runtime-facing set on (.ci/run, .ci/with-node). These
+// line from its oldest version, which CI runs the runtime-facing set on (.ci/run, scripts/with-supported-node). These
 // fail when the places drift apart, or when a dependency stops running on a version engines promises.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { isSupportedNode, SUPPORTED_NODE } from '../src/node/requireSupportedNode.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -42,11 +43,13 @@ describe('the Node versions', () => {
   });
 
   it('CI takes both versions from those places, naming none itself', () => {
-    for (const file of ['.ci/run', '.ci/with-node']) expect(read(file)).not.toMatch(/\b\d+\.\d+\.\d+\b/);
+    for (const file of ['.ci/run', '.ci/with-node', 'scripts/with-supported-node'])
+      expect(read(file)).not.toMatch(/\b\d+\.\d+\.\d+\b/);
     const run = read('.ci/run');
     expect(run).toContain('.ci/with-node shipped npm');
     expect(run).toContain('.ci/with-node oldest npx vitest run');
-    const withNode = read('.ci/with-node');
+    expect(read('.ci/with-node')).toContain('scripts/with-supported-node');
+    const withNode = read('scripts/with-supported-node');
     expect(withNode).toContain('.node-version');
     expect(withNode).toContain('.engines.node');
   });
@@ -74,8 +77,37 @@ describe('the Node versions', () => {
     expect(refusing).toEqual([]);
   });
 
-  it('the README names the supported lines as engines does', () => {
-    const readme = read('README.md');
-    for (const floor of floors) expect(readme).toContain(`Node ${floor}`);
+  it('the README and docs/node-versions.md name the supported lines as engines does', () => {
+    for (const file of ['README.md', 'docs/node-versions.md'])
+      for (const floor of floors) expect(read(file)).toContain(`Node ${floor}`);
+  });
+
+  it('nvm, fnm and Volta users get the shipped version: .nvmrc and package.json volta agree with .node-version', () => {
+    expect(read('.nvmrc').trim()).toBe(shipped);
+    expect((JSON.parse(read('package.json')) as { volta?: { node?: string } }).volta?.node).toBe(shipped);
+  });
+
+  it('npm ci refuses an unsupported Node with its own engine error (engine-strict)', () => {
+    expect(read('.npmrc')).toMatch(/^engine-strict=true$/m);
+  });
+
+  it('the entry points check the running Node against engines, as semver reads it', () => {
+    expect(SUPPORTED_NODE).toBe(pkg.engines.node);
+    const candidates = [
+      '20.20.2',
+      '21.7.3',
+      '22.15.1',
+      '22.16.0',
+      '22.20.5',
+      '23.11.0',
+      '24.20.9',
+      '24.21.0',
+    ];
+    const more = ['24.30.1', '25.0.0', '26.1.0', oldest, shipped, `v${shipped}`];
+    for (const version of [...candidates, ...more])
+      expect([version, isSupportedNode(version)]).toEqual([
+        version,
+        semver.satisfies(version, pkg.engines.node),
+      ]);
   });
 });

@@ -3,6 +3,7 @@ import type { Translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { commandLabel } from '../text/commandLabel.js';
+import { isConsoleActor } from '../text/consoleActor.js';
 import type { AuditEvent } from './AuditTrail.js';
 import { outcomeMark } from './outcomes.js';
 
@@ -17,7 +18,10 @@ export function auditLine(event: AuditEvent, t: Translator): string {
     detail: event.detail ? ` (${escapeUserText(event.detail, 60)})` : '',
     command: commandLabel(event.command, event.subcommand),
     target: event.target ? ` · ${escapeUserText(event.target, 200)}` : '',
-    who: `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`,
+    // A console actor's id is made up: Discord would show it as an unknown user, so its name alone.
+    who: isConsoleActor(event.userId, event.userName)
+      ? escapeUserText(event.userName, 40)
+      : `${userMention(event.userId)} (${escapeUserText(event.userName, 40)})`,
     reference: event.correlationId,
   });
 }

@@ -15,6 +15,7 @@ import { literal } from '../replies/literal.js';
 import type { ReplyBody } from '../replies/ReplyBody.js';
 import { type AuditEntry, TARGET_SUBSTRING_MIN } from '../store/index.js';
 import { commandLabel } from '../text/commandLabel.js';
+import { isConsoleActor } from '../text/consoleActor.js';
 import { cutText } from '../text/cutText.js';
 import { outcomeMark } from './outcomes.js';
 
@@ -81,22 +82,25 @@ export function describeAuditFilter(filter: AuditFilterView, t: Translator): str
   return parts.join(', ');
 }
 
+/** A mention and the name stored with it; a console actor (a made-up id) by its name alone. */
+function whoActed(id: string, name: string): string {
+  if (isConsoleActor(id, name)) return escapeUserText(name, 40);
+  const user = SNOWFLAKE.test(id) ? userMention(id) : escapeUserText(id, 24);
+  return `${user} (${escapeUserText(name, 40)})`;
+}
+
 /** One entry on one line; every part is bounded, so ten lines always fit the description. */
 export function renderAuditLine(entry: AuditEntry): string {
   const when = time(entry.at, TimestampStyles.LongDateShortTime);
   const mark = outcomeMark(entry.outcome);
-  const user = SNOWFLAKE.test(entry.userId) ? userMention(entry.userId) : escapeUserText(entry.userId, 24);
   const parts = [
     `${when} ${mark} **${escapeUserText(entry.outcome, 16)}**`,
     literal(cutText(commandLabel(entry.command, entry.subcommand).replace(/[\r\n]/g, ' '), 40)),
   ];
   if (entry.target !== null && entry.target !== '') parts.push(escapeUserText(entry.target, 60));
-  parts.push(`${user} (${escapeUserText(entry.userName, 40)})`);
+  parts.push(whoActed(entry.userId, entry.userName));
   if (entry.actedById !== null && entry.actedById !== entry.userId) {
-    const actor = SNOWFLAKE.test(entry.actedById)
-      ? userMention(entry.actedById)
-      : escapeUserText(entry.actedById, 24);
-    parts.push(`→ ${actor} (${escapeUserText(entry.actedByName ?? '', 40)})`);
+    parts.push(`→ ${whoActed(entry.actedById, entry.actedByName ?? '')}`);
   }
   parts.push(literal(cutText(entry.correlationId.replace(/[\r\n]/g, ' '), 20)));
   if (entry.detail !== null && entry.detail !== '') parts.push(escapeUserText(entry.detail, 60));

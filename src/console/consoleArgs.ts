@@ -15,6 +15,8 @@ export const EXIT = {
   notSent: 4,
   /** Invalid configuration, as for the bot. */
   config: 78,
+  /** An interactive session ended by Ctrl-C (128 + SIGINT, as a shell reports it). */
+  interrupted: 130,
 } as const;
 
 export interface ConsoleArgs {
@@ -88,6 +90,29 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     throw new CommandLineError(message('console.args.out'));
   }
   return args;
+}
+
+/**
+ * The console's flags written before npm's `--` are npm's: `npm run console --as operator "/x"` hands the
+ * console `operator /x`, and `--yes` or `--json` vanish into npm's own settings (npm_config_yes,
+ * npm_config_json). Says so rather than "unknown command /operator" or a change that was quietly not sent.
+ */
+export function flagsLostToNpm(
+  args: ConsoleArgs,
+  env: Record<string, string | undefined>,
+): CommandLineError | undefined {
+  const first = /^\/?(\S+)/.exec(args.command ?? '')?.[1];
+  if (first !== undefined && CONSOLE_TIERS.includes(first as ConsoleTier)) {
+    return new CommandLineError(message('console.args.tier_as_command', { word: first }));
+  }
+  if (env.npm_lifecycle_event !== 'console') return undefined;
+  const taken = [
+    env.npm_config_yes === 'true' && !args.yes ? '--yes' : undefined,
+    env.npm_config_json === 'true' && !args.json ? '--json' : undefined,
+  ].filter((flag) => flag !== undefined);
+  return taken.length > 0
+    ? new CommandLineError(message('console.args.npm_took', { flags: taken.join(', ') }))
+    : undefined;
 }
 
 function quoteWord(word: string): string {

@@ -81,7 +81,7 @@ export function consoleConfig(env: Record<string, string | undefined>): Config {
   if (picked.BOT_LOCALE === undefined || picked.BOT_LOCALE.trim() === '') {
     picked.BOT_LOCALE = consoleLocale(env);
   }
-  return parseConfig(
+  const config = parseConfig(
     {
       ...picked,
       DISCORD_TOKEN: 'console-does-not-use-discord',
@@ -95,6 +95,8 @@ export function consoleConfig(env: Record<string, string | undefined>): Config {
     },
     configSchema,
   );
+  // The tier comes from --as, not from roles: a refusal says which flag gives it.
+  return { ...config, access: { ...config.access, tierFrom: 'console' } };
 }
 
 /** The OS user at the terminal: the console's actor is `console:<name>` (consoleActor). */

@@ -95,6 +95,29 @@ export async function interactiveSession(
     if (terminal) rl.prompt();
   };
   setPrompt();
+  // Ctrl-C at a terminal: a change waiting for confirm is cancelled, and said so, and the session goes on;
+  // with nothing waiting it ends the session (exit 130, as for any interrupted program), also said so.
+  let interrupted = false;
+  rl.on('SIGINT', () => {
+    const cancelLabel = t('changes.button.cancel').toLowerCase();
+    const cancel = buttons.find((b) => b.label.toLowerCase() === cancelLabel);
+    if (cancel && mode.kind === 'command') {
+      buttons = [];
+      io.stdout.write('\n');
+      void session
+        .press(cancel.customId, cancel.message, cancel.ephemeral)
+        .then(
+          () => print(t('console.interrupt.cancelled')),
+          (error: unknown) => print(error instanceof Error ? error.message : String(error)),
+        )
+        .finally(setPrompt);
+      return;
+    }
+    interrupted = true;
+    io.stdout.write('\n');
+    writeLine(io.stdout, t('console.interrupt.quit'));
+    rl.close();
+  });
   for await (const raw of rl) {
     const line = raw.trim();
     if (terminal && line && mode.kind === 'command') historyFile.append(line);
@@ -161,7 +184,7 @@ export async function interactiveSession(
     setPrompt();
   }
   rl.close();
-  return EXIT.ok;
+  return interrupted ? EXIT.interrupted : EXIT.ok;
 }
 
 /** The domain of a typed `revert example.com` (or the Revert button's label in the terminal's language). */

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
+import type { Translator } from '../i18n/Translator.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
 import { modalOf, promptOf } from './answerControls.js';
 import { CommandLineError } from './CommandLineError.js';
@@ -124,7 +125,9 @@ async function answer(
   const final = session
     .finalMessages(sent)
     .map((message) =>
-      prompt && !args.yes ? { ...message, body: { ...message.body, components: [] } } : message,
+      prompt && !args.yes
+        ? { ...message, body: withoutConfirmHint({ ...message.body, components: [] }, session.t) }
+        : message,
     );
   // A file written with --out is named on stderr, not printed as well.
   const messages =
@@ -146,7 +149,7 @@ async function answer(
       writeLine(io.stderr, renderMessage({ content: notice }, { ...render, colour: false }));
     }
   } else {
-    const text = messages
+    const text = withOneSandboxNotice(messages, session)
       .map((m) =>
         renderMessage(
           { ...m.body, components: [] } as MessageLike,
@@ -159,6 +162,43 @@ async function answer(
   if (notice) writeLine(io.stderr, notice);
   if (args.out !== undefined && !failed) return writeOut(session, args.out, final, io);
   return code;
+}
+
+/**
+ * A one-shot without --yes has no Confirm to press: the prompt's "Nothing is sent until you press Confirm.
+ * This prompt expires …" paragraph is dropped (stderr says it was not sent and how to send it).
+ */
+function withoutConfirmHint(body: MessageLike, t: Translator): MessageLike {
+  const [before = '', after = ''] = t('changes.prompt.description', { expires: '\u0000' }).split('\u0000');
+  const keep = (paragraph: string) => !(paragraph.startsWith(before) && paragraph.endsWith(after));
+  return {
+    ...body,
+    embeds: body.embeds?.map((embed) =>
+      embed.description === undefined
+        ? embed
+        : { ...embed, description: embed.description.split('\n\n').filter(keep).join('\n\n') },
+    ),
+  };
+}
+
+/** A change's answer and its public record each carry the SANDBOX notice; printed together, once is enough. */
+function withOneSandboxNotice<M extends { body: MessageLike }>(
+  messages: readonly M[],
+  session: ConsoleSession,
+): M[] {
+  if (!session.config.hosting.sandbox) return [...messages];
+  const notice = session.t('common.sandbox_notice', { label: SANDBOX_LABEL });
+  let seen = false;
+  return messages.map((message) => {
+    const content = message.body.content ?? '';
+    if (!content.startsWith(notice)) return message;
+    if (!seen) {
+      seen = true;
+      return message;
+    }
+    const rest = content.slice(notice.length).replace(/^\n/, '');
+    return { ...message, body: { ...message.body, content: rest === '' ? null : rest } };
+  });
 }
 
 /** `--out FILE`: the answer's attached file, written as it would be attached. */

@@ -155,6 +155,8 @@ export function renderMarkdown(text: string, options: RenderOptions): string {
 function renderInline(text: string, options: RenderOptions): string {
   let out = '';
   let index = 0;
+  /** The instant of the timestamp written last, so its relative twin beside it is not told twice. */
+  let lastTimestamp: number | undefined;
   while (index < text.length) {
     const char = text.charAt(index);
     if (char === '\\' && index + 1 < text.length && /[^A-Za-z0-9\s]/.test(text.charAt(index + 1))) {
@@ -181,7 +183,14 @@ function renderInline(text: string, options: RenderOptions): string {
     const rest = text.slice(index);
     const timestamp = /^<t:(-?\d+)(?::([tTdDfFR]))?>/.exec(rest);
     if (timestamp) {
-      out += paint(options, ANSI.bold, formatTimestamp(Number(timestamp[1]), timestamp[2] ?? 'f', options));
+      const seconds = Number(timestamp[1]);
+      const style = timestamp[2] ?? 'f';
+      // "28 Nov, 04:05 (12 minutes ago)": a relative time beside the same instant written out needs no
+      // clock time of its own.
+      const sameInstantShown = style === 'R' && lastTimestamp === seconds;
+      const shown = formatTimestamp(seconds, style, options);
+      out += paint(options, ANSI.bold, sameInstantShown ? shown.replace(/ \([^()]*\)$/, '') : shown);
+      lastTimestamp = seconds;
       index += timestamp[0].length;
       continue;
     }

@@ -6,7 +6,7 @@ import { consoleActor } from '../text/consoleActor.js';
 import { CommandLineError } from './CommandLineError.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import { ConsoleSession } from './ConsoleSession.js';
-import { type ConsoleArgs, EXIT, parseArgs } from './consoleArgs.js';
+import { type ConsoleArgs, EXIT, flagsLostToNpm, parseArgs } from './consoleArgs.js';
 import {
   CONSOLE_CHANNEL_ID,
   CONSOLE_ROLE_IDS,
@@ -26,6 +26,8 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
   let args: ConsoleArgs;
   try {
     args = parseArgs(argv);
+    const lost = flagsLostToNpm(args, io.env);
+    if (lost) throw lost;
   } catch (error) {
     const problem = error instanceof CommandLineError ? t.render(error.text) : (error as Error).message;
     writeLine(io.stderr, t('console.failed', { problem }));

@@ -7,7 +7,10 @@ import { RefusalError } from '../replies/UserError.js';
 export const TIERS = ['everyone', 'viewer', 'operator', 'admin'] as const;
 export type Tier = (typeof TIERS)[number];
 
-const ROLE_VARIABLE: Record<Exclude<Tier, 'everyone'>, keyof AccessConfig> = {
+const ROLE_VARIABLE: Record<
+  Exclude<Tier, 'everyone'>,
+  'viewerRoleIds' | 'operatorRoleIds' | 'adminRoleIds'
+> = {
   viewer: 'viewerRoleIds',
   operator: 'operatorRoleIds',
   admin: 'adminRoleIds',
@@ -115,8 +118,10 @@ function tierRefusal(commandLabel: string, needed: Tier, access: AccessConfig): 
   );
   const roles = tiers.flatMap((tier) => access[ROLE_VARIABLE[tier]]);
   const roleText =
-    roles.length > 0
-      ? message('errors.refused.tier_roles', { roles: roles.map(roleMention).join(', ') })
-      : message('errors.refused.tier_unconfigured', { variable: ENV_NAME[needed] });
+    access.tierFrom === 'console'
+      ? message('errors.refused.tier_console', { tier: needed })
+      : roles.length > 0
+        ? message('errors.refused.tier_roles', { roles: roles.map(roleMention).join(', ') })
+        : message('errors.refused.tier_unconfigured', { variable: ENV_NAME[needed] });
   return message('errors.refused.tier', { command: commandLabel, tier: needed, roles: roleText });
 }

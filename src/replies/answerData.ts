@@ -97,6 +97,8 @@ export type HelpData = {
   /** Whether commands are taken in the channel it was asked in. */
   here: boolean;
   commands: { command: string; tier: string; allowed: boolean; description: string }[];
+  /** On the sandbox only: the domains and servers it knows. */
+  sandbox?: { domains: string[]; servers: { id: number; name: string }[] };
 };
 
 const domainName = (name: ParsedDomain): DomainName =>

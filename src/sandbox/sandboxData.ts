@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { toUnicode } from 'tr46';
 
 /**
  * The made-up world the sandbox answers from: domains, servers and what was changed during the session.
@@ -127,6 +128,14 @@ export const SERVER_SEEDS: readonly ServerSeed[] = [
 
 /** Ids of seeded servers, smallest first: what a help text or a test can safely ask about. */
 export const SANDBOX_SERVER_IDS = SERVER_SEEDS.map((server) => server.id).sort((a, b) => a - b);
+
+/** What the sandbox knows, as /help lists it: domain names as typed (IDNs in Unicode), server ids with names. */
+export function sandboxDirectory(): { domains: string[]; servers: { id: number; name: string }[] } {
+  return {
+    domains: DOMAIN_SEEDS.map((seed) => toUnicode(seed.name).domain),
+    servers: [...SERVER_SEEDS].sort((a, b) => a.id - b.id).map(({ id, name }) => ({ id, name })),
+  };
+}
 
 /** Default name servers of seeded domains. */
 const NAMESERVERS: [string, string] = ['ns1.example.net', 'ns2.example.net'];

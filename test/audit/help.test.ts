@@ -11,7 +11,7 @@ import type { ReplyBody } from '../../src/replies/ReplyBody.js';
 
 const OPS_CHANNEL = '400000000000000001';
 
-function respond(locale: Locale, channelId = OPS_CHANNEL): ReplyBody {
+function respond(locale: Locale, channelId = OPS_CHANNEL, sandbox = false): ReplyBody {
   const subcommand = help.subcommands[''];
   if (subcommand?.kind !== 'info') throw new Error('/help is an info command');
   const context = {
@@ -19,6 +19,7 @@ function respond(locale: Locale, channelId = OPS_CHANNEL): ReplyBody {
     tier: 'viewer',
     config: {
       access: { channelIds: [OPS_CHANNEL], viewerRoleIds: [], operatorRoleIds: ['1'], adminRoleIds: ['2'] },
+      hosting: { sandbox },
     },
     // What the gates read of an interaction: a member of the guild that installed HostOps, no roles.
     interaction: {
@@ -36,6 +37,17 @@ function respond(locale: Locale, channelId = OPS_CHANNEL): ReplyBody {
 const embedOf = (body: ReplyBody) => body.embeds?.[0] ?? {};
 
 describe('/help in the invoker’s language', () => {
+  it('on the sandbox, it lists the domains and servers the sandbox knows, in the reader’s language', () => {
+    expect(embedOf(respond('en')).description).not.toContain('sandbox');
+    const en = embedOf(respond('en', OPS_CHANNEL, true)).description ?? '';
+    expect(en).toContain('🧪 The sandbox knows these domains: `example.com`, `example.net`');
+    expect(en).toContain('`bücher.example`');
+    expect(en).toContain('`42` (web-01)');
+    expect(embedOf(respond('de', OPS_CHANNEL, true)).description).toContain(
+      '🧪 Die Sandbox kennt diese Domains:',
+    );
+  });
+
   it('English reads as before', () => {
     const embed = embedOf(respond('en'));
     expect(embed.title).toBe('HostOps commands');

@@ -2,6 +2,7 @@
 // And an id for the run, so the build the process tests run (built.ts) is made once per run.
 import { randomUUID } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
+import { requireSupportedNode } from '../../src/node/requireSupportedNode.js';
 import { startPostgres } from './startPostgres.js';
 
 declare module 'vitest' {
@@ -14,6 +15,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // On an unsupported Node the store tests would crash their workers (Node 20 segfaults in the native
+  // SQLite module): the one line every entry point gives, before any test file is loaded.
+  requireSupportedNode('npm test');
   project.provide('testRunId', randomUUID());
   const postgres = await startPostgres();
   try {

@@ -26,6 +26,10 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.revert.none':
     'Nothing to revert: no DNS record set was sent for {domain} through HostOps (`/domain records` shows what was).',
   'console.args.unknown_flag': 'unknown flag {flag}\n{usage}',
+  'console.args.npm_took':
+    'npm took {flags} for itself: put -- before the console\'s flags, e.g. npm run console -- --as operator --yes "/server logs 42"',
+  'console.args.tier_as_command':
+    '"{word}" is not a command: to act as {word}, write --as {word} (through npm after a --: npm run console -- --as {word} "/server logs 42")',
   'console.failed': 'hostops console: {problem}',
   'console.config_invalid': 'HostOps console cannot start, configuration is invalid:\n{problems}',
   'console.cannot_start': 'HostOps console cannot start: {problem}',
@@ -34,6 +38,8 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.not_sent': 'Not sent: this is a change. Run it again with --yes to confirm it.',
   'console.not_sent_outdated':
     'Not sent: what the change was made against changed before it went out (above, the change as it would be now). Run it again to send it against that.',
+  'console.interrupt.cancelled': 'Interrupted: the change was cancelled, nothing was sent.',
+  'console.interrupt.quit': 'Interrupted: the session ends (exit or Ctrl-D quits too).',
   'console.form': 'Form',
   'console.form_example': 'e.g.\n{example}',
   'console.form_prompt': '{title}\n{label}\nOne per line; an empty line submits.',
@@ -103,6 +109,10 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.revert.none':
     'Nichts zurückzusetzen: für {domain} wurde kein DNS-Satz über HostOps gesendet (`/domain records` zeigt, was gesendet wurde).',
   'console.args.unknown_flag': 'unbekannter Schalter {flag}\n{usage}',
+  'console.args.npm_took':
+    'npm hat {flags} für sich genommen: setze -- vor die Schalter der Konsole, z. B. npm run console -- --as operator --yes "/server logs 42"',
+  'console.args.tier_as_command':
+    '„{word}“ ist kein Befehl: um als {word} zu handeln, schreibe --as {word} (über npm nach einem --: npm run console -- --as {word} "/server logs 42")',
   'console.failed': 'hostops console: {problem}',
   'console.config_invalid':
     'Die HostOps-Konsole kann nicht starten, die Konfiguration ist ungültig:\n{problems}',
@@ -113,6 +123,8 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
     'Nicht gesendet: das ist eine Änderung. Führ sie mit --yes noch einmal aus, um sie zu bestätigen.',
   'console.not_sent_outdated':
     'Nicht gesendet: Das, wogegen die Änderung erstellt wurde, hat sich geändert, bevor sie hinausging (oben die Änderung, wie sie jetzt wäre). Führ sie noch einmal aus, um sie dagegen zu senden.',
+  'console.interrupt.cancelled': 'Abgebrochen: die Änderung wurde verworfen, nichts wurde gesendet.',
+  'console.interrupt.quit': 'Abgebrochen: die Sitzung endet (exit oder Strg-D beenden sie auch).',
   'console.form': 'Formular',
   'console.form_example': 'z. B.\n{example}',
   'console.form_prompt': '{title}\n{label}\nEine pro Zeile; eine leere Zeile schickt ab.',

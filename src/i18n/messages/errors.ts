@@ -10,6 +10,7 @@ export const en = {
   'errors.refused.everyone': '`{command}` is not available to you.',
   'errors.refused.tier': '`{command}` needs the **{tier}** tier: {roles}.',
   'errors.refused.tier_roles': 'one of these roles: {roles}',
+  'errors.refused.tier_console': 'run the console with --as {tier}',
   'errors.refused.tier_unconfigured': 'a role that is not configured yet ({variable}); ask an admin',
   'errors.restarting': 'HostOps is restarting; try again in a minute.',
   'errors.store_undecided':
@@ -69,6 +70,7 @@ export const de = translationOf(en)({
   'errors.refused.everyone': '`{command}` steht dir nicht zur Verfügung.',
   'errors.refused.tier': '`{command}` erfordert die Stufe **{tier}**: {roles}.',
   'errors.refused.tier_roles': 'eine dieser Rollen: {roles}',
+  'errors.refused.tier_console': 'starte die Konsole mit --as {tier}',
   'errors.refused.tier_unconfigured':
     'eine Rolle, die noch nicht eingerichtet ist ({variable}); frag einen Admin',
   'errors.restarting': 'HostOps startet gerade neu; versuch es in einer Minute noch einmal.',

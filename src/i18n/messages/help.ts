@@ -7,6 +7,8 @@ export const en = {
   'help.footer': '✅ you may run it here · 🚫 you may not. Your tier: {tier}.',
   'help.footer_elsewhere':
     '✅ you may run it here · 🚫 you may not. Your tier: {tier}. Commands are only taken in the ops channels.',
+  'help.sandbox':
+    '🧪 The sandbox knows these domains: {domains}; and these servers: {servers}. Any other name or id is answered as not found.',
 } as const;
 
 export const de = translationOf(en)({
@@ -15,4 +17,6 @@ export const de = translationOf(en)({
   'help.footer': '✅ darfst du hier ausführen · 🚫 darfst du nicht. Deine Stufe: {tier}.',
   'help.footer_elsewhere':
     '✅ darfst du hier ausführen · 🚫 darfst du nicht. Deine Stufe: {tier}. Befehle werden nur in den Ops-Kanälen angenommen.',
+  'help.sandbox':
+    '🧪 Die Sandbox kennt diese Domains: {domains}; und diese Server: {servers}. Jeder andere Name und jede andere Id gilt als nicht gefunden.',
 });
