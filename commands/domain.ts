@@ -22,7 +22,6 @@ import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
-import { registryBeside, registryFields, registryNote } from '../src/rdap/registryBeside.js';
 import { registryData } from '../src/rdap/registryData.js';
 import { type DomainExpiryData, domainInfoData, failedLookupData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
@@ -34,6 +33,7 @@ import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
+import { registryBeside, registryFields, registryNote } from './domain/registryBeside.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;

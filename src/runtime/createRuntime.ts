@@ -13,13 +13,13 @@ import { type AttemptEvent, HostingClient } from '../hosting/HostingClient.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { RouterObserver } from '../observability/RouterObserver.js';
-import { createRegistryCheck } from '../rdap/createRegistryCheck.js';
 import type { RdapRequestEvent } from '../rdap/RdapClient.js';
 import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import { type HostingEndpoint, openHostingEndpoint } from '../sandbox/hostingEndpoint.js';
 import { openStore, Presence, redactDatabaseUrl, type Store } from '../store/index.js';
 import { DomainWatch, type WatchObserver } from '../watch/DomainWatch.js';
+import { createRegistryCheck } from './createRegistryCheck.js';
 
 /**
  * The two faces of HostOps. A bot answers Discord, publishes its APPROVAL_REQUIRED and can hold a change

@@ -1,10 +1,10 @@
 import { type APIEmbed, roleMention } from 'discord.js';
 import type { MessageKey, Translator } from '../i18n/Translator.js';
-import { registryAlertLine, registryRank } from '../rdap/registryAlertLine.js';
 import { Colour } from '../replies/colours.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { Alert, FlagName } from './alertRules.js';
 import { calendarDate, counted } from './formatDate.js';
+import { registryAlertLine, registryRank } from './registryAlertLine.js';
 
 /** Discord's limits, with a little room to spare. */
 const DESCRIPTION_LIMIT = 4000;

@@ -2,9 +2,9 @@
 // provider on purpose, through the real RDAP client (plain http: its bootstrap URL is http).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { createRegistryCheck } from '../../src/rdap/createRegistryCheck.js';
 import type { RegistryCheck } from '../../src/rdap/RegistryCheck.js';
 import { registryDate } from '../../src/rdap/registryFindings.js';
+import { createRegistryCheck } from '../../src/runtime/createRegistryCheck.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';

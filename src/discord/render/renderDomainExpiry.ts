@@ -14,7 +14,7 @@ export interface ExpiryResult {
   info?: DomainInfo;
   /** Already a short user-facing reason; wins over `info` when both are set. */
   error?: string;
-  /** Already in the reader's language, after the line (the registry's word: src/rdap/registryBeside.ts). */
+  /** Already in the reader's language, after the line (the registry's word: commands/domain/registryBeside.ts). */
   note?: string;
 }
 

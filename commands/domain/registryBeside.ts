@@ -1,12 +1,12 @@
 import { type APIEmbedField, TimestampStyles, time } from 'discord.js';
-import type { CommandContext } from '../discord/CommandModule.js';
-import type { MessageKey, Translator } from '../i18n/Translator.js';
-import { escapeUserText } from '../replies/escapeUserText.js';
-import { calendarDate } from '../watch/formatDate.js';
-import type { RdapFailure } from './RdapClient.js';
-import { REQUEST_MAX_AGE_MS } from './RegistryCheck.js';
-import type { RegistryBeside } from './registryData.js';
-import { differs, HELD, registryDate, TRANSFER_PENDING } from './registryFindings.js';
+import type { CommandContext } from '../../src/discord/CommandModule.js';
+import type { MessageKey, Translator } from '../../src/i18n/Translator.js';
+import type { RdapFailure } from '../../src/rdap/RdapClient.js';
+import { REQUEST_MAX_AGE_MS } from '../../src/rdap/RegistryCheck.js';
+import type { RegistryBeside } from '../../src/rdap/registryData.js';
+import { differs, HELD, registryDate, TRANSFER_PENDING } from '../../src/rdap/registryFindings.js';
+import { escapeUserText } from '../../src/replies/escapeUserText.js';
+import { calendarDate } from '../../src/watch/formatDate.js';
 
 const WHY: Record<RdapFailure, Extract<MessageKey, `rdap.why.${string}`>> = {
   timeout: 'rdap.why.timeout',

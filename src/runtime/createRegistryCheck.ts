@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { RdapClient, type RdapRequestEvent } from '../rdap/RdapClient.js';
+import { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { Store } from '../store/index.js';
-import { RdapClient, type RdapRequestEvent } from './RdapClient.js';
-import { RegistryCheck } from './RegistryCheck.js';
 
 /**
  * The registry check as configured, or undefined with RDAP_CHECK=off (then nothing is ever sent to a

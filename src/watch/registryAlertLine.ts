@@ -1,7 +1,7 @@
 import type { Translator } from '../i18n/Translator.js';
+import type { RegistryAlert } from '../rdap/registryFindings.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
-import { calendarDate } from '../watch/formatDate.js';
-import type { RegistryAlert } from './registryFindings.js';
+import { calendarDate } from './formatDate.js';
 
 const list = (names: readonly string[] | undefined) => escapeUserText((names ?? []).join(', ') || '—', 300);
 
