@@ -7,7 +7,8 @@ import {
 } from 'discord.js';
 import type { SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
-import type { CallOptions, HostingClient } from '../hosting/HostingClient.js';
+import type { HostingClient } from '../hosting/HostingClient.js';
+import type { CallOptions } from '../hosting/HostingClientOptions.js';
 import type { ChangeOperation } from '../hosting/operations.js';
 import type { Locale } from '../i18n/locales.js';
 import type { Message, Translator } from '../i18n/Translator.js';

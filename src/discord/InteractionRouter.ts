@@ -5,31 +5,19 @@ import type {
   ChatInputCommandInteraction,
   Interaction,
 } from 'discord.js';
-import { type AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
+import { AuditTrail } from '../audit/AuditTrail.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../changes/ChangeJournal.js';
 import { SecretSeal } from '../changes/SecretSeal.js';
-import type { Config } from '../config.js';
-import type { HostingClient } from '../hosting/HostingClient.js';
 import { pickLocale } from '../i18n/locales.js';
 import { message, translator } from '../i18n/Translator.js';
-import type { Logger, SecretRegistry } from '../logger.js';
 import { handlerScope } from '../processGuards.js';
-import type { RegistryCheck } from '../rdap/RegistryCheck.js';
-import type { BotMessages } from '../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
-import type { Store } from '../store/index.js';
 import { cutText } from '../text/cutText.js';
-import type { DomainWatch } from '../watch/DomainWatch.js';
-import { Answers, ephemeral, type RouterObserver } from './Answers.js';
+import { Answers, ephemeral } from './Answers.js';
 import { checkGates, runsAnywhere } from './access.js';
 import { answerUndecided } from './answerUndecided.js';
-import {
-  type CommandModule,
-  type ComponentContext,
-  type ComponentHandler,
-  isModalRequest,
-} from './CommandModule.js';
+import { type ComponentContext, type ComponentHandler, isModalRequest } from './CommandModule.js';
 import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
@@ -37,6 +25,7 @@ import { isChangeButton, parseCustomId } from './customId.js';
 import { FirstResponses } from './FirstResponses.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
+import type { RouterDeps } from './RouterDeps.js';
 import { withSandboxNotice } from './render/sandboxNotice.js';
 import { WaitNotices } from './WaitNotices.js';
 import { withAttachments } from './withAttachments.js';
@@ -45,54 +34,6 @@ import { withAttachments } from './withAttachments.js';
 const REFUSED_SETTLE_MS = 500;
 
 export type { RouterObserver } from './Answers.js';
-
-export interface RouterDeps {
-  commands: readonly CommandModule[];
-  hosting: HostingClient;
-  store: Store;
-  config: Config;
-  logger: Logger;
-  secrets: SecretRegistry;
-  generatePassword: () => string;
-  now?: () => Date;
-  /** The store's time (StoreClock): what change deadlines are stamped and checked by. */
-  storeNow?: () => Date;
-  observer?: RouterObserver;
-  /** APPROVAL_REQUIRED as every face reads it; by default this process's own list. */
-  approvals?: ApprovalPolicy;
-  /**
-   * Whether a second person can approve here (Discord: an approval request in a channel). Where not (the
-   * console), a change that needs approval is refused, through the gate and into the audit trail.
-   */
-  approvalsHere?: boolean;
-  /** Posts one line in the audit channel (AUDIT_CHANNEL_ID); absent when there is none. */
-  announce?: (event: AuditEvent) => Promise<void>;
-  /** Waits between read-backs after an unknown outcome (tests shorten them). */
-  readBackDelaysMs?: readonly number[];
-  /** This process among replicas sharing one store (host:pid:random). */
-  replicaId: string;
-  /** Replica ids whose lease is current; by default only this one. */
-  liveReplicas?: () => Promise<readonly string[]>;
-  /** Other bots inside their lease, which can answer Discord while this process stops; none by default. */
-  peerBots?: () => Promise<readonly string[]>;
-  /**
-   * Whether this process settles what others left behind in the store (overdue prompts and approval
-   * requests, orphaned sends), at start and every few seconds: true (a bot replica) by default. A
-   * console settles only what it sent itself: what it would tell, nobody in Discord would see.
-   */
-  settlesOthers?: boolean;
-  /** Posts and edits bot messages (approval requests). */
-  messages: BotMessages;
-  /** The domain watch, when WATCH_CHANNEL_ID turns it on. */
-  watch?: DomainWatch;
-  /** The registry's word (RDAP); absent with RDAP_CHECK=off. */
-  registry?: RegistryCheck;
-  /**
-   * Whether every replica receives every interaction (the gateway: the default) or each goes to one
-   * replica and may arrive again (an HTTP endpoint behind a load balancer, where a request can be replayed).
-   */
-  broadcast?: boolean;
-}
 
 // Discord gives an autocomplete 3 seconds; what is not ready well before that is not sent.
 const AUTOCOMPLETE_BUDGET_MS = 1500;

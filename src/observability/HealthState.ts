@@ -1,5 +1,5 @@
 import type { InteractionMode } from '../config.js';
-import type { AttemptEvent } from '../hosting/HostingClient.js';
+import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
 
 export type GatewayState = 'starting' | 'ready' | 'reconnecting' | 'stopping';
 export type EndpointState = 'starting' | 'ready' | 'stopping';

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
-import type { AttemptEvent } from '../hosting/HostingClient.js';
+import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
 import { TurnBudget } from '../TurnBudget.js';
 import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HostingApiError } from '../../src/hosting/HostingApiError.js';
-import { HostingClient, type HostingClientOptions } from '../../src/hosting/HostingClient.js';
+import { HostingClient } from '../../src/hosting/HostingClient.js';
+import type { HostingClientOptions } from '../../src/hosting/HostingClientOptions.js';
 import { parseRetryAfter } from '../../src/hosting/httpWire.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HostingApiError } from '../../src/hosting/HostingApiError.js';
-import { HostingClient, type HostingClientOptions } from '../../src/hosting/HostingClient.js';
+import { HostingClient } from '../../src/hosting/HostingClient.js';
+import type { HostingClientOptions } from '../../src/hosting/HostingClientOptions.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { defaultResponders, FakeHostingApi, type ReceivedRequest } from '../support/FakeHostingApi.js';
 

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type APIActionRowComponent,
   type APIButtonComponent,
@@ -11,14 +10,14 @@ import { changeData } from '../../changes/changeData.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Message, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
-import type { ReplyBody } from '../../replies/ReplyBody.js';
 import { approvalNotHere, RefusalError } from '../../replies/UserError.js';
-import { type ChangeRecord, LEASE_MS } from '../../store/index.js';
+import type { ChangeRecord } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
 import { answerDeadline } from '../answerDeadline.js';
 import type { AnyChangeSpec, ChangeOutcome, PreparedChange } from '../CommandModule.js';
 import { describeError } from '../describeError.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
+import { abandonSending } from './abandonSending.js';
 import type { Approver, ChangeFlowState, Sending } from './ChangeFlowState.js';
 import type { ClickGuard } from './ClickGuard.js';
 import { readBackChange } from './readBackChange.js';
@@ -30,6 +29,8 @@ import {
   statusBody,
   unknownReason,
 } from './renderChange.js';
+import { NOT_SENT, settleOutcome } from './settleOutcome.js';
+import { tellNotRecorded } from './tellNotRecorded.js';
 
 /**
  * A sent change's state from its error: unknown wherever the request may have been carried out (the
@@ -62,24 +63,6 @@ type OfferAnew = (
 
 /** The audit detail and journal reason of a change not sent because what it was made against changed. */
 const OUTDATED = 'outdated';
-
-/**
- * The one name of a change's end when it was never sent (a recheck's refusal, an acknowledgement
- * Discord refused, a store that could not record the hand-over, a give-up before it): the journal and
- * the audit trail both record it, so they cannot disagree.
- */
-const NOT_SENT = 'failed' satisfies SentState;
-
-/**
- * A settle the store refused is retried with backoff (a store back within the lease still gets the true
- * outcome); after twice the lease the change is released to this replica's own sweep, which ends it
- * within one sweep.
- */
-const SETTLE_BACKOFF_MS = { first: 100, max: 2_000 } as const;
-const SETTLE_RETRY_MS = 2 * LEASE_MS;
-
-/** How a settle went: recorded; refused (another replica recorded it first); or not recorded at all. */
-type Settled = boolean | 'unrecorded';
 
 /**
  * Confirm, and what follows it: claims the change, sends it, and settles its outcome — done, failed, or
@@ -156,7 +139,8 @@ export class ChangeSender {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
       if (!state.sending.delete(record.id)) return;
       // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
-      const settled = await this.#settle(
+      const settled = await settleOutcome(
+        this.state,
         record,
         NOT_SENT,
         { reason: 'not acknowledged', sent: false },
@@ -187,9 +171,9 @@ export class ChangeSender {
     }
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
-    const settled = await this.#settle(record, 'done', outcome.result ?? {}, invocation);
+    const settled = await settleOutcome(this.state, record, 'done', outcome.result ?? {}, invocation);
     if (settled !== true) {
-      await this.#leaseLost(interaction, record, invocation, t, 'done', outcome.private, settled);
+      await tellNotRecorded(this.state, interaction, record, invocation, t, 'done', outcome.private, settled);
       return;
     }
     invocation.logger.info({ change: record.id }, 'change applied');
@@ -230,7 +214,7 @@ export class ChangeSender {
     const status = notSent(t, t('errors.store_undecided'));
     const settled = lost
       ? false
-      : await this.#settle(record, NOT_SENT, { reason: 'store', sent: false }, invocation);
+      : await settleOutcome(this.state, record, NOT_SENT, { reason: 'store', sent: false }, invocation);
     await answers.safely(invocation, () =>
       interaction.editReply(
         approver
@@ -240,50 +224,6 @@ export class ChangeSender {
     );
     if (settled === true) await answers.finish(invocation, NOT_SENT, 'store');
     return false;
-  }
-
-  /**
-   * sending → `to`, for a change this process holds: a store error is retried with backoff (a blip, a
-   * serialization failure, a restart of the database). Past twice the lease the change is released to
-   * this replica's own sweep, so its slot frees within one sweep even if the store keeps refusing this
-   * write.
-   */
-  async #settle(
-    record: ChangeRecord,
-    to: SentState,
-    result: Record<string, unknown>,
-    invocation: Invocation,
-  ): Promise<Settled> {
-    const { journal } = this.state.deps;
-    const started = performance.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const settled = await journal.settle(record, 'sending', to, result);
-        if (settled || attempt === 0) return settled;
-        // Refused after an error: the earlier attempt may have landed with its answer lost (then the
-        // record holds exactly what it wrote; a sweep's would say why it swept).
-        const now = await journal.get(record.id);
-        return now?.state === to && JSON.stringify(now.result) === JSON.stringify(result);
-      } catch (error) {
-        const waited = performance.now() - started;
-        if (attempt === 0) {
-          invocation.logger.warn(
-            { err: error, change: record.id, to },
-            'could not record the outcome; retrying',
-          );
-        }
-        if (waited >= SETTLE_RETRY_MS || this.state.stopped) {
-          journal.release(record.id);
-          invocation.logger.error(
-            { err: error, change: record.id, to },
-            'could not record the outcome; left to the sweep',
-          );
-          return 'unrecorded';
-        }
-        const backoff = Math.min(SETTLE_BACKOFF_MS.max, SETTLE_BACKOFF_MS.first * 2 ** attempt);
-        await sleep(backoff, undefined, { ref: false });
-      }
-    }
   }
 
   async #tellDone(
@@ -341,14 +281,15 @@ export class ChangeSender {
     if (!state.sending.delete(record.id)) return;
     const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    const settled = await this.#settle(
+    const settled = await settleOutcome(
+      this.state,
       record,
       sent,
       { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null },
       invocation,
     );
     if (settled !== true) {
-      await this.#leaseLost(interaction, record, invocation, t, sent, undefined, settled);
+      await tellNotRecorded(this.state, interaction, record, invocation, t, sent, undefined, settled);
       return;
     }
     answers.data(interaction, changeData(record, spec, sent, { result: { error: kind } }));
@@ -400,7 +341,7 @@ export class ChangeSender {
       const reason = error instanceof RefusalError ? error.reason : 'internal';
       // Given up at shutdown meanwhile: recorded and told there.
       if (!state.sending.delete(record.id)) return false;
-      const settled = await this.#settle(record, NOT_SENT, { reason, sent: false }, invocation);
+      const settled = await settleOutcome(this.state, record, NOT_SENT, { reason, sent: false }, invocation);
       if (settled !== true) {
         invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
         return false;
@@ -419,7 +360,13 @@ export class ChangeSender {
     }
     if (!outdated) return true;
     if (!state.sending.delete(record.id)) return false;
-    const settled = await this.#settle(record, NOT_SENT, { reason: OUTDATED, sent: false }, invocation);
+    const settled = await settleOutcome(
+      this.state,
+      record,
+      NOT_SENT,
+      { reason: OUTDATED, sent: false },
+      invocation,
+    );
     if (settled !== true) {
       invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
       return false;
@@ -435,84 +382,10 @@ export class ChangeSender {
 
   /**
    * Shutdown, out of time: a change handed to the connection was sent, so its outcome is unknown; one
-   * still before that boundary (its recheck, its acknowledgement) was not, so it ends `failed`. Either
-   * is recorded, told in its prompt and audited by whoever settles it: this replica, or, if it lost the
-   * lease meanwhile, the one that already did. What the store will not take now, the next sweep ends.
+   * still before that boundary (its recheck, its acknowledgement) was not, so it ends `failed` (see
+   * abandonSending).
    */
-  async abandonSending(): Promise<void> {
-    const { state } = this;
-    const abandoned = [...state.sending.values()];
-    state.sending.clear();
-    state.stopped = true;
-    await Promise.all(abandoned.map((sending) => this.#abandon(sending)));
-  }
-
-  async #abandon({ interaction, record, invocation, t, handed }: Sending): Promise<void> {
-    const { journal, answers } = this.state.deps;
-    const to: SentState = handed ? 'unknown' : NOT_SENT;
-    let settled: boolean;
-    try {
-      settled = await journal.settle(record, 'sending', to, {
-        reason: 'shutdown',
-        ...(!handed && { sent: false }),
-      });
-    } catch (error) {
-      journal.release(record.id);
-      invocation.logger.error(
-        { err: error, change: record.id },
-        'could not record the give-up; left to the sweep',
-      );
-      return;
-    }
-    if (!settled) {
-      await this.#leaseLost(interaction, record, invocation, t, 'no answer before shutdown');
-      return;
-    }
-    const status = handed
-      ? t('changes.outcome.shutdown', { reference: t('errors.reference', { id: record.correlationId }) })
-      : notSent(t);
-    await answers.safely(invocation, () =>
-      interaction.editReply(statusBody(record, t, Colour.danger, status)),
-    );
-    await answers.finish(invocation, to, 'shutdown');
-  }
-
-  /**
-   * This replica's settling was refused: it no longer held the change's lease, and another one found it
-   * stalled, recorded `unknown`, audited it and told the channel. That stays the one outcome on record,
-   * told by that replica alone; the prompt (which only this one can edit) says the same, and what only
-   * this replica has (a generated password) still reaches the one who confirmed, privately.
-   */
-  async #leaseLost(
-    interaction: ButtonInteraction,
-    record: ChangeRecord,
-    invocation: Invocation,
-    t: Translator,
-    answered: SentState | 'no answer before shutdown',
-    privatePart?: ReplyBody,
-    settled: Settled = false,
-  ): Promise<void> {
-    const { answers } = this.state.deps;
-    const reference = t('errors.reference', { id: record.correlationId });
-    if (settled === 'unrecorded') {
-      invocation.logger.error({ change: record.id, answered }, 'outcome not recorded: the sweep ends it');
-    } else {
-      invocation.logger.warn(
-        { change: record.id, answered },
-        'lease lost while sending: another replica recorded the outcome as unknown',
-      );
-    }
-    const status =
-      settled === 'unrecorded'
-        ? t('changes.outcome.unrecorded', { reference })
-        : t('changes.outcome.lease_lost', { reference });
-    await answers.safely(invocation, () =>
-      interaction.editReply(statusBody(record, t, Colour.danger, status)),
-    );
-    if (privatePart) {
-      await answers.safely(invocation, () =>
-        interaction.followUp(ephemeral(this.state.sandboxed(privatePart, t))),
-      );
-    }
+  abandonSending(): Promise<void> {
+    return abandonSending(this.state);
   }
 }
