@@ -15,21 +15,25 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY commands ./commands
-RUN node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund
+# What the runtime needs of node_modules: only better-sqlite3 (the bundle holds the rest), with the one
+# prebuilt binary this platform loads (scripts/runtime-modules.mjs).
+RUN node scripts/build.mjs && node scripts/runtime-modules.mjs node_modules runtime_modules
 
 # --- runtime: production dependencies only, non-root ---
 FROM node:${NODE_VERSION}-slim
 # NODE_COMPILE_CACHE (Node 22+): V8's compiled code for the bundle, made below at build time, so a container
-# starts without compiling it again.
+# starts without compiling it again. MALLOC_TRIM_THRESHOLD_ and the node options of CMD are `npm start`'s
+# (package.json; test/processFlags.test.ts holds the three equal, docs/deploying.md says why each is there).
 ENV NODE_ENV=production \
     HTTP_HOST=0.0.0.0 \
     HTTP_PORT=8080 \
-    NODE_COMPILE_CACHE=/app/.compile-cache
+    NODE_COMPILE_CACHE=/app/.compile-cache \
+    MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
-COPY package.json package-lock.json ./
-# Production dependencies as built above (the native SQLite module included), no compiler in the image. The
-# bundle needs only better-sqlite3 and pg from them; the rest is in dist/.
-COPY --from=build /app/node_modules ./node_modules
+# package.json: "type": "module" for the bundle. Of the dependencies only better-sqlite3, with this platform's
+# binary (the bundle holds the rest; no compiler in the image).
+COPY package.json ./
+COPY --from=build /app/runtime_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The volume holds the store (DATABASE_URL's default sqlite:data/hostops.db, relative to /app) and
 # what operators ask HostOps to write: heap snapshots (kill -USR2) and diagnostic reports.
@@ -44,7 +48,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself (no shell or npm in between); HostOps handles
 # it, drains within SHUTDOWN_GRACE_MS (8 s) and exits before Docker's 10-second SIGKILL.
-# The node options of `npm start` (bench/analysis.md, "Footprint"): --max-semi-space-size=4 (MB) because V8's
+# The node options of `npm start` (docs/deploying.md): --max-semi-space-size=4 (MB) because V8's
 # young generation otherwise grows to 16 MB per semi-space in a burst (Node 20; 64 MB on Node 24) and keeps
 # it (a 200-command burst then peaks above 128 MiB); --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
 # arena, and the one that tiers up undici's WebAssembly HTTP parser keeps ≈ 10 MB after it (one CPU's

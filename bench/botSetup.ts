@@ -26,19 +26,34 @@ export const ROLES = {
 } as const;
 
 /**
- * The node options `npm start` gives HostOps (package.json, e.g. `--max-semi-space-size=4`), so the bench
- * measures the process that runs in production; the Dockerfile's CMD carries the same.
- * BENCH_HOSTOPS_NODE_ARGS="--a --b" replaces them (experiments).
+ * How `npm start` launches HostOps (package.json: `env NAME=value … node --option … dist/src/index.js`): its
+ * environment and node options, so the bench measures the process that runs in production; the Dockerfile's
+ * ENV and CMD carry the same (test/processFlags.test.ts).
  */
-export const HOSTOPS_NODE_ARGS: readonly string[] = (() => {
-  const override = process.env.BENCH_HOSTOPS_NODE_ARGS;
-  if (override !== undefined) return override.split(/\s+/).filter(Boolean);
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
+export function startLaunch(start: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const match = /(?:\benv((?:\s+[A-Z][A-Z0-9_]*=\S+)+)\s+)?\bnode((?:\s+--\S+)*)\s+dist\/src\/index\.js/.exec(
+    start,
+  );
+  const words = (text: string | undefined) => text?.trim().split(/\s+/).filter(Boolean) ?? [];
+  return {
+    env: Object.fromEntries(words(match?.[1]).map((pair) => pair.split('=', 2) as [string, string])),
+    nodeArgs: words(match?.[2]),
   };
-  const match = /\bnode((?:\s+--\S+)*)\s+dist\/src\/index\.js/.exec(scripts?.start ?? '');
-  return match?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
-})();
+}
+
+const START = startLaunch(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> })
+    .scripts?.start ?? '',
+);
+
+/** `npm start`'s node options; BENCH_HOSTOPS_NODE_ARGS="--a --b" replaces them (experiments). */
+export const HOSTOPS_NODE_ARGS: readonly string[] =
+  process.env.BENCH_HOSTOPS_NODE_ARGS === undefined
+    ? START.nodeArgs
+    : process.env.BENCH_HOSTOPS_NODE_ARGS.split(/\s+/).filter(Boolean);
+
+/** `npm start`'s environment (the allocator's trim threshold), given to every HostOps the bench starts. */
+export const HOSTOPS_ENV: Readonly<Record<string, string>> = START.env;
 
 /**
  * The node every bot runs on: BENCH_NODE=<path to node>, or the one running the bench. `.ci/with-node
@@ -71,7 +86,11 @@ export function fillCompileCache(): void {
     try {
       execFileSync(BOT_NODE, args, {
         cwd: BOT_CWD,
-        env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: COMPILE_CACHE },
+        env: {
+          PATH: process.env.PATH ?? '',
+          NODE_COMPILE_CACHE: COMPILE_CACHE,
+          ...(kind === 'hostops' ? HOSTOPS_ENV : {}),
+        },
         stdio: 'ignore',
         timeout: 30_000,
       });

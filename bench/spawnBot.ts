@@ -10,6 +10,7 @@ import {
   type BotKind,
   COMPILE_CACHE,
   ENTRY,
+  HOSTOPS_ENV,
   HOSTOPS_NODE_ARGS,
   LOG_LEVEL,
   ROLES,
@@ -94,7 +95,7 @@ export function spawnBot(kind: BotKind, stage: Stage, options: SpawnOptions = {}
     SHUTDOWN_GRACE_MS: '0',
     LOG_LEVEL,
     NODE_COMPILE_CACHE: COMPILE_CACHE,
-    ...(kind === 'hostops' ? WATCH_ENV : {}),
+    ...(kind === 'hostops' ? { ...HOSTOPS_ENV, ...WATCH_ENV } : {}),
     ...(options.interactionsPort === undefined
       ? {}
       : {
