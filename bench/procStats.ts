@@ -10,6 +10,14 @@ export function rssBytes(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
+/** RssAnon from /proc/<pid>/status: the anonymous memory a cgroup cannot reclaim (V8's heap, malloc). */
+export function rssAnonBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^RssAnon:\s+(\d+)\s+kB/m.exec(status);
+  if (match?.[1] === undefined) throw new Error(`no RssAnon for ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
 /** User + system CPU time a process has used so far, from /proc/<pid>/stat (10 ms resolution). */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
