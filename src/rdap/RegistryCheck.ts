@@ -15,6 +15,14 @@ export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
 export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
 /** How long someone in Discord waits for a registry, queue included, before the answer goes without it. */
 const URGENT_BUDGET_MS = 8_000;
+/**
+ * After a look-up that got no answer (registry unreachable, timing out, failing), the same domain is not
+ * asked again for this long: a /domain info meanwhile shows the stored answer at once instead of waiting
+ * on a registry that just failed, and a broken registry is not asked once per command.
+ */
+const FAILED_RETRY_MS = 15 * 60_000;
+/** Bounds the memory of recent failures (the oldest are forgotten first). */
+const FAILED_REMEMBERED = 10_000;
 
 /** The registry's word for one domain as shown beside the provider's. */
 export interface RegistryView {
@@ -74,6 +82,9 @@ export class RegistryCheck {
     return record === undefined || this.now().getTime() - record.readAt.getTime() >= maxAgeMs;
   }
 
+  /** Domains whose last look-up got no answer, with when and why (a cache: losing it only asks again). */
+  readonly #failed = new Map<string, { at: number; why: RdapFailure }>();
+
   async stored(domain: string): Promise<RegistryRecord | undefined> {
     return (await this.store.registry.get([domain]))[0];
   }
@@ -111,12 +122,23 @@ export class RegistryCheck {
     // A domain watched since its last look-up is due at once: its flags were never decided for the watch.
     const unjudged = domain.watched && previous !== undefined && !previous.watched;
     if (!unjudged && !this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
+    const failed = this.#failed.get(domain.domain);
+    if (failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
+      return { record: previous, alerts: [], failed: failed.why };
+    }
     const signal = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
     const answer = await this.ask(domain.domain, {
       urgent: options.urgent ?? false,
       ...(signal ? { signal } : {}),
     });
-    if (answer.kind === 'failed') return { record: previous, alerts: [], failed: answer.why };
+    if (answer.kind === 'failed') {
+      this.#failed.delete(domain.domain);
+      this.#failed.set(domain.domain, { at: this.now().getTime(), why: answer.why });
+      if (this.#failed.size > FAILED_REMEMBERED)
+        this.#failed.delete(this.#failed.keys().next().value as string);
+      return { record: previous, alerts: [], failed: answer.why };
+    }
+    this.#failed.delete(domain.domain);
     const readAt = this.now();
     // The DNS memory is read only when the nameservers differ from the last ones seen.
     const before = previous?.nameservers;

@@ -380,4 +380,26 @@ describe('the registry check in the watch', () => {
     expect(await registry?.bootstrap.serversFor('example.zzz')).toBeUndefined();
     expect(await registry?.ask('example.zzz')).toEqual({ kind: 'failed', why: 'no_bootstrap' });
   });
+
+  it('a registry that gave no answer is not asked again for that domain for 15 minutes: a command shows what is stored at once', async () => {
+    const { registry: check, clock } = await setup();
+    const registry = check as RegistryCheck;
+    beta.domains.set('down.beta', { status: 503, body: { errorCode: 503 } });
+    const entry = { domain: 'down.beta', unicode: 'down.beta', watched: false };
+    const options = { maxAgeMs: DAY, urgent: true };
+    const first = await registry.refresh(entry, '2031-01-10', options);
+    expect(first.failed).toBeDefined();
+    const asked = beta.paths.length;
+    expect(asked).toBeGreaterThan(0);
+    clock.now = new Date(NOW.getTime() + 14 * 60_000);
+    expect((await registry.refresh(entry, '2031-01-10', options)).failed).toBe(first.failed);
+    expect(beta.paths).toHaveLength(asked);
+    // Past the pause, asked again; an answer ends the pause.
+    beta.domains.set('down.beta', { body: domainObject('down.beta', { expires: '2031-01-10T12:00:00Z' }) });
+    clock.now = new Date(NOW.getTime() + 16 * 60_000);
+    const answered = await registry.refresh(entry, '2031-01-10', options);
+    expect(answered.failed).toBeUndefined();
+    expect(answered.record?.expiresAt).toBe('2031-01-10T12:00:00.000Z');
+    expect(beta.paths.length).toBeGreaterThan(asked);
+  });
 });
