@@ -3,6 +3,7 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
 import { TurnBudget } from '../TurnBudget.js';
+import type { Alert } from '../watch/alertRules.js';
 import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';
 import type { WatchData } from '../watch/watchPages.js';
@@ -150,7 +151,11 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   watchRun(summary: RunSummary): void {
     this.#watchRuns.inc({ outcome: summary.outcome });
-    for (const alert of summary.alerts) this.#watchAlerts.inc({ kind: alert.kind });
+  }
+
+  /** Counted as posted, whoever found them: a nameserver change a /domain info found alerts like a run's. */
+  watchAlerts(alerts: readonly Alert[]): void {
+    for (const alert of alerts) this.#watchAlerts.inc({ kind: alert.kind });
   }
 
   /**

@@ -44,6 +44,8 @@ const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch
 
 export interface WatchObserver {
   watchRun(summary: RunSummary): void;
+  /** Every alert as it is posted: a run's, a newly added domain's, or one a command's registry look-up found. */
+  watchAlerts(alerts: readonly Alert[]): void;
 }
 
 /** Expiry dates remembered with their instant: a list holds a few thousand distinct ones at most. */
@@ -320,6 +322,7 @@ export class DomainWatch implements WatchData {
 
   /** Posts one digest of `alerts` in the watch channel; returns the messages posted. Never throws. */
   async post(alerts: readonly Alert[], log: Logger = this.logger): Promise<number> {
+    if (alerts.length > 0) this.observer?.watchAlerts(alerts);
     let messages = 0;
     const t = translator(this.settings.locale);
     for (const digest of renderDigest(alerts, this.settings.mentionRoleIds, t)) {

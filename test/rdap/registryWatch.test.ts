@@ -6,15 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { registryBeside } from '../../commands/domain/registryBeside.js';
 import { parseConfig } from '../../src/config.js';
 import { encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
 import { HostingClient } from '../../src/hosting/HostingClient.js';
 import { translator } from '../../src/i18n/Translator.js';
+import { Metrics } from '../../src/observability/Metrics.js';
 import type { RegistryCheck } from '../../src/rdap/RegistryCheck.js';
 import type { BotMessages, MessageBody } from '../../src/replies/ReplyBody.js';
 import { createRegistryCheck } from '../../src/runtime/createRegistryCheck.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { DomainWatch } from '../../src/watch/DomainWatch.js';
+import { DomainWatch, type WatchObserver } from '../../src/watch/DomainWatch.js';
 import { alertLine } from '../../src/watch/renderDigest.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { FakeHostingApi } from '../support/FakeHostingApi.js';
@@ -92,7 +94,7 @@ afterEach(async () => {
 });
 
 let dbs = 0;
-async function setup(env: Record<string, string> = {}) {
+async function setup(env: Record<string, string> = {}, observer?: WatchObserver) {
   const config = parseConfig({
     DISCORD_TOKEN: 'x',
     DISCORD_GUILD_ID: '300000000000000001',
@@ -133,11 +135,11 @@ async function setup(env: Record<string, string> = {}) {
       locale: 'en',
     },
     logs.logger,
-    undefined,
+    observer,
     () => clock.now,
     registry,
   );
-  return { store, watch, messages, clock, registry };
+  return { store, watch, messages, clock, registry, logger: logs.logger };
 }
 
 const requests = () => [...alpha.paths, ...beta.paths, ...gamma.paths];
@@ -401,5 +403,32 @@ describe('the registry check in the watch', () => {
     expect(answered.failed).toBeUndefined();
     expect(answered.record?.expiresAt).toBe('2031-01-10T12:00:00.000Z');
     expect(beta.paths.length).toBeGreaterThan(asked);
+  });
+
+  it("a finding a command's look-up makes is counted in hostops_watch_alerts_total like a run's (the alert rule reads it)", async () => {
+    const metrics = new Metrics();
+    const { store, watch, registry, clock, messages, logger } = await setup({}, metrics);
+    provider.set('cmd.gamma', '2031-01-10');
+    const answer = (nameservers: string[]) => ({
+      body: domainObject('cmd.gamma', { expires: '2031-01-10T12:00:00Z', nameservers }),
+    });
+    gamma.domains.set('cmd.gamma', answer(['a.ns.example', 'b.ns.example']));
+    await watch.add([{ domain: 'cmd.gamma', unicode: 'cmd.gamma' }], USER);
+    await watch.run('added', ['cmd.gamma']);
+    await watch.registrySettled();
+    // A day later the nameservers changed; /domain info (not a run) is the one that finds it.
+    gamma.domains.set('cmd.gamma', answer(['c.ns.example', 'd.ns.example']));
+    clock.now = new Date(NOW.getTime() + DAY);
+    messages.posts.length = 0;
+    const context = { registry, watch, store, logger, now: () => clock.now };
+    await registryBeside(context, [
+      { domain: 'cmd.gamma', unicode: 'cmd.gamma', providerExpiry: '2031-01-10' },
+    ]);
+    expect(messages.lines()).toEqual([
+      '🚩 **cmd.gamma**: nameservers changed at the registry: a.ns.example, b.ns.example → c.ns.example, d.ns.example',
+    ]);
+    expect(await metrics.registry.getSingleMetricAsString('hostops_watch_alerts_total')).toContain(
+      'hostops_watch_alerts_total{kind="registry_nameservers_changed"} 1',
+    );
   });
 });
