@@ -301,7 +301,7 @@ export class InteractionRouter {
           // does not add to the provider's latency. undici writes each on its reused connection a turn
           // later, the API request first (discord.js reaches undici a few microtasks after it): the
           // acknowledgement carries that write rather than the provider's latency carrying the
-          // deferral's (bench/analysis.md, 2026-11-26). A read is safe to start even if the deferral fails.
+          // deferral's (docs/bench/2026-11-26-steady-ack-tail.md). A read is safe to start even if the deferral fails.
           const deferred = interaction.deferReply(subcommand.ephemeral ? ephemeral({}) : undefined);
           const running = subcommand
             .run({ ...context, call: { ...context.call, watcher: notice } }, input)

@@ -9,7 +9,7 @@ import { indexedUpTo } from './targetIndexer.js';
  * of history a batch costs ≈ 1.2 ms plus ≈ 36 µs an entry (≈ 2 ms at 25). On SQLite the batches past the
  * first run on a worker's connection (bulkWriter.ts), off the event loop, but a batch still holds the
  * write lock while it runs, and a command's audit entry arriving then waits for it (busy_timeout) on the
- * event loop: short batches keep that wait short (bench/analysis.md).
+ * event loop: short batches keep that wait short (docs/bench/2026-11-26-purge-batches-off-event-loop.md).
  */
 export const PURGE_BATCH = 25;
 /** The shortest rest after a batch. */
@@ -17,7 +17,7 @@ export const PURGE_PAUSE_MS = 20;
 /**
  * After each batch the purge rests this many times as long as the batch took, so it has the store at
  * most 1/(1+PURGE_REST) of the time (0.5 %), however fast the machine, where a fixed 20 ms rest left a
- * command in four waiting behind a batch (bench/analysis.md). A daily purge of a few thousand entries
+ * command in four waiting behind a batch (docs/bench/2026-11-26-purge-batches-off-event-loop.md). A daily purge of a few thousand entries
  * takes a minute or less; 100,000 take about half an hour on SQLite, in the background.
  */
 export const PURGE_REST = 200;

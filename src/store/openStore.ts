@@ -121,7 +121,7 @@ async function openSqliteFile(path: string) {
  * anyway (shared, and given back under pressure); what SQLite keeps besides is the process's own
  * memory. better-sqlite3 sets 16 MB: a year of history (a million audit entries, 450 MB) filled it
  * with the first few /audit searches, and the process grew by it (an export's first run by 15–25 MB).
- * A quarter of that served the same searches as fast (bench/analysis.md).
+ * A quarter of that served the same searches as fast (docs/bench/2026-11-25-history-at-scale.md).
  */
 export const SQLITE_CACHE_KIB = 4000;
 
@@ -182,7 +182,7 @@ async function migrate(db: Kysely<Database>, engine: Engine): Promise<string[]> 
 /**
  * Whether the newest migration applied is the newest this release knows: then every one before it is
  * applied too (the Migrator refuses gaps). One read instead of the Migrator's lock, checks and
- * transaction — on PostgreSQL ≈ 10 ms of every start (bench/analysis.md, cold start). Anything else (a new
+ * transaction — on PostgreSQL ≈ 10 ms of every start (the cold-start notes in docs/bench/). Anything else (a new
  * database, an older schema, one newer than this release) goes to the Migrator, which upgrades or refuses
  * under its lock, as replicas starting together need.
  */
