@@ -16,17 +16,12 @@ if (!from || !to) {
 
 /** The name lib/binding.js gives this platform's prebuild (glibc Linux, musl Linux, macOS, Windows). */
 function prebuildTarget() {
-  const musl =
-    process.platform === 'linux' &&
-    /\/ld-musl-[^/\s]*\.so/.test(existsSync('/proc/self/maps') ? readFileSyncSafe('/proc/self/maps') : '');
-  return `${musl ? 'linuxmusl' : process.platform}-${process.arch}`;
-}
-function readFileSyncSafe(file) {
+  let maps = '';
   try {
-    return readFileSync(file, 'latin1');
-  } catch {
-    return '';
-  }
+    if (process.platform === 'linux') maps = readFileSync('/proc/self/maps', 'latin1');
+  } catch {}
+  const musl = /\/ld-musl-[^/\s]*\.so/.test(maps);
+  return `${musl ? 'linuxmusl' : process.platform}-${process.arch}`;
 }
 
 const sizeOf = (path) =>

@@ -217,7 +217,9 @@ describe('waiting for a connection', () => {
 });
 
 describe('fairness', () => {
-  it('a single read issued while a bulk check and the watch hold every connection gets the next free one', async () => {
+  // Which connection goes to whom is held exactly in ConnectionQueue.test.ts; here the real client over real
+  // sockets, judged by order of arrival at the provider only (how long it took is the bench's business).
+  it('a single read issued while a bulk check and the watch want every connection goes ahead of their queues', async () => {
     const CONNECTIONS = 4;
     const arrivals: ReceivedRequest[] = [];
     api.respond('domainInfo', async (request) => {
@@ -229,24 +231,24 @@ describe('fairness', () => {
     // /domain expiry: 50 look-ups, 8 at a time, all under one invocation.
     const bulkLimit = pLimit(8);
     const bulk = Array.from({ length: 50 }, (_, n) =>
-      bulkLimit(() => c.getDomainInfo(`bulk-${n}.example`, { correlationId: 'bulk' })),
+      settle(bulkLimit(() => c.getDomainInfo(`bulk-${n}.example`, { correlationId: 'bulk' }))),
     );
     // The watch run: its own share, WATCH_CONCURRENCY 4.
     const watchLimit = pLimit(4);
     const watch = Array.from({ length: 100 }, (_, n) =>
-      watchLimit(() => c.getDomainInfo(`watched-${n}.example`, { caller: 'watch' })),
+      settle(watchLimit(() => c.getDomainInfo(`watched-${n}.example`, { caller: 'watch' }))),
     );
     await until(() => arrivals.length >= CONNECTIONS * 2, 'the bulk work to be under way');
     const issuedAt = performance.now();
-    const single = c.getDomainInfo('single.example', { correlationId: 'single' });
-    await single;
-    const waitedMs = performance.now() - issuedAt;
+    const single = await settle(c.getDomainInfo('single.example', { correlationId: 'single' }));
+    expect(single.error).toBeUndefined();
     const singleAt = arrivals.findIndex((r) => r.param === 'single.example');
+    // Only requests already given a connection when it was issued (at most one per connection, still on their
+    // way) may arrive before it; first come, first served it would wait behind a dozen of the bulk check's.
     const before = arrivals.slice(0, singleAt).filter((r) => r.at > issuedAt);
-    // At most one request may have been on its way already when the single one was issued.
-    expect(before.length).toBeLessThanOrEqual(1);
-    expect(waitedMs).toBeLessThan(2 * 100 + 200);
-    await Promise.all([...bulk, ...watch]);
+    expect(before.length).toBeLessThan(CONNECTIONS);
+    const rest = await Promise.all([...bulk, ...watch]);
+    expect(rest.filter((r) => r.error !== undefined)).toEqual([]);
     expect(arrivals).toHaveLength(151);
   });
 });

@@ -40,23 +40,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['index.ts'],
 ];
 
-/**
- * Known offenders on this branch, each split or fixed by another engineer's branch: the lead deletes an
- * entry when that branch lands (the test fails on an entry that no longer offends, so none lingers).
- */
-const KNOWN_OFFENDERS = {
-  /** Circles, each as its files in order. */
-  circles: [],
-  /** Imports that run back up: `from → to`. */
-  backUp: [],
-  /** Files over MAX_LINES. */
-  oversized: [],
-} as const satisfies {
-  circles: readonly (readonly string[])[];
-  backUp: readonly string[];
-  oversized: readonly string[];
-};
-
 const MAX_LINES = 400;
 
 const sources = filesUnder(['src', 'commands'], ['.ts']);
@@ -80,18 +63,11 @@ describe('imports', () => {
   it('every area of src/ and commands/ has its place in LAYERS, and every place an area', () => {
     const areas = new Set(sources.map(areaOf));
     expect([...areas].filter((area) => !rank.has(area))).toEqual([]);
-    // `rdap` is placed ahead of issue 44's branch.
-    expect([...rank.keys()].filter((area) => !areas.has(area) && area !== 'rdap')).toEqual([]);
+    expect([...rank.keys()].filter((area) => !areas.has(area))).toEqual([]);
   });
 
   it('form no circle, type-only imports included', () => {
-    const known = KNOWN_OFFENDERS.circles.map((files) => [...files].sort().join(' → '));
-    const found = circles(graph).map((files) => files.join(' → '));
-    expect(found.filter((circle) => !known.includes(circle))).toEqual([]);
-    expect(
-      known.filter((circle) => !found.includes(circle)),
-      'delete from KNOWN_OFFENDERS.circles',
-    ).toEqual([]);
+    expect(circles(graph).map((files) => files.join(' → '))).toEqual([]);
   });
 
   it('never run back up the layers (nor across to another area of the same layer)', () => {
@@ -107,12 +83,7 @@ describe('imports', () => {
           found.push(`${from} → ${to}`);
       }
     }
-    const known: readonly string[] = KNOWN_OFFENDERS.backUp;
-    expect(found.filter((edge) => !known.includes(edge))).toEqual([]);
-    expect(
-      known.filter((edge) => !found.includes(edge)),
-      'delete from KNOWN_OFFENDERS.backUp',
-    ).toEqual([]);
+    expect(found).toEqual([]);
   });
 
   it('the check itself finds circles and reads type-only, re-exported and dynamic imports', () => {
@@ -154,13 +125,6 @@ describe('file sizes', () => {
     expect(files).toContain('scripts/build.mjs');
     const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length;
     const over = files.filter((file) => lines(file) > MAX_LINES);
-    const known: readonly string[] = KNOWN_OFFENDERS.oversized;
-    expect(
-      over.filter((file) => !known.includes(file)).map((file) => `${file}: ${lines(file)} lines`),
-    ).toEqual([]);
-    expect(
-      known.filter((file) => !over.includes(file)),
-      'delete from KNOWN_OFFENDERS.oversized',
-    ).toEqual([]);
+    expect(over.map((file) => `${file}: ${lines(file)} lines`)).toEqual([]);
   });
 });
