@@ -13,11 +13,11 @@
 // - keepNames: a bundle renames classes (`_MessageManager`, `ChannelManager2`), and discord.js looks its
 //   cache limits up by class name (`makeCache`): without it the message cache HostOps limits to 0 grows
 //   without bound. Errors' `name`/`type` in the log stay right too.
-// - No package is forced to one version: discord.js and @discordjs/rest get the undici 6 they ask for (npm
-//   nests a copy under each), HostOps its undici 7. Forcing undici 7 on discord.js once saved ≈ 5 MB of RSS
-//   and broke every message with a file (its multipart bodies fail on undici 7 with "action is not a
-//   function"); the end-to-end suite now runs this bundle, so such a break fails a test. A package installed
-//   twice in the same version is bundled once.
+// - No package is forced to one version: HostOps asks for the undici 6 discord.js and @discordjs/rest ask for,
+//   so npm installs one copy (test/singleHttpStack.test.ts). Forcing undici 7 on discord.js broke every
+//   message with a file (its multipart bodies fail on undici 7 with "action is not a function"); the
+//   end-to-end suite runs this bundle, so such a break fails a test. A package installed twice in the same
+//   version is bundled once.
 // - `import { z } from 'zod'` is bundled as `import * as z from 'zod'` (the same binding), which lets esbuild
 //   leave out the parts of zod HostOps does not use, its ~40 locales among them.
 // Type errors are not checked here (esbuild strips types); `npm run typecheck` and `npm test` do that.
