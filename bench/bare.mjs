@@ -1,5 +1,5 @@
-// Reference "bare": the smallest discord.js bot. Guilds intent, default caches, and every slash command is
-// answered at once with a fixed reply; no API call. The practical floor for this library.
+// Reference "bare": the smallest discord.js bot. Guilds intent, default caches, and every slash command and
+// button press is answered at once with a fixed reply; no API call. The practical floor for this library.
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 
 const client = new Client({
@@ -8,7 +8,8 @@ const client = new Client({
 });
 
 client.on(Events.InteractionCreate, async (interaction) => {
-  if (!interaction.isChatInputCommand()) return;
+  // Commands and button presses alike (the long-run bench presses Confirm); autocomplete gets nothing.
+  if (!interaction.isRepliable()) return;
   try {
     await interaction.reply('ok');
   } catch (error) {

@@ -28,6 +28,7 @@ import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
 import { load } from './metrics/load.js';
+import { longRunMemory } from './metrics/longRun.js';
 import { memory } from './metrics/memory.js';
 import { operatorPages } from './metrics/operatorPages.js';
 import { rdap } from './metrics/rdap.js';
@@ -51,6 +52,7 @@ const METRICS = [
   expiry,
   knee,
   memory,
+  longRunMemory,
   coldStart,
   journal,
   replicas,

@@ -17,7 +17,7 @@ import type { Stage } from '../stage.js';
 import { mb, median, mib, ms } from '../stats.js';
 import type { Tracker } from '../Tracker.js';
 
-const BIG_GUILD = { memberCount: 5_000, channelCount: 500 };
+export const BIG_GUILD = { memberCount: 5_000, channelCount: 500 };
 const RSS_MB_ALLOWANCE = 15;
 const COMMANDS = 10_000;
 const WARM_UP = 500;
@@ -30,7 +30,7 @@ const IDLE_AFTER_MS = 60_000;
 /** RSS moves by up to ±10 MB from launch to launch (heap used does not): medians of five each. */
 const LAUNCHES = 5;
 /** The compose examples' `mem_limit` (compose.yaml), which the burst must fit in. */
-const CONTAINER_LIMIT = (() => {
+export const CONTAINER_LIMIT = (() => {
   const limit = /^\s+mem_limit:\s*(\d+)m\s*$/m.exec(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'))?.[1];
   if (limit === undefined) throw new Error('compose.yaml sets no mem_limit');
   return Number(limit) * 1024 * 1024;
@@ -164,7 +164,7 @@ async function afterGc(cdp: Cdp, pid: number): Promise<{ rss: number; heap: numb
   return { rss: rssBytes(pid), heap };
 }
 
-const rssRow = (metric: string, hostops: number, bare: number): Row => {
+export const rssRow = (metric: string, hostops: number, bare: number): Row => {
   const diff = (hostops - bare) / 1024 / 1024;
   return {
     metric,
