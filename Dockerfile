@@ -42,8 +42,11 @@ VOLUME ["/app/data"]
 USER node
 # Fill the compile cache: loading the bundle compiles it, and with no configuration HostOps then exits (78).
 RUN node --max-semi-space-size=4 --max-old-space-size=128 --v8-pool-size=1 dist/src/index.js >/dev/null 2>&1; test -n "$(ls -A /app/.compile-cache)"
-# 8080: /healthz and /metrics (HTTP_PORT); 8081: POST /interactions in INTERACTIONS_MODE=http (INTERACTIONS_PORT).
-EXPOSE 8080 8081
+# Only what may face the internet (`docker run -P` publishes every EXPOSEd port on every interface):
+# 8081, POST /interactions in INTERACTIONS_MODE=http (INTERACTIONS_PORT), and 8082, the calendar URL's own
+# listener (CALENDAR_PORT). 8080, /healthz and /metrics (HTTP_PORT), is private: the health check and
+# Prometheus reach it inside the container and over the compose network, a host publishes it on loopback.
+EXPOSE 8081 8082
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself (no shell or npm in between); HostOps handles
