@@ -41,26 +41,53 @@ const CHILD_FLAG = '--bench-scraper';
 /**
  * Installed once in the bot (Runtime.evaluate); each call returns, since the previous call, the longest gap
  * between two callbacks of a 1 ms interval timer (wall time: what a gateway event waiting behind the work
- * would see, an idle loop giving ≈ 1 ms) and the most CPU the bot used within one such gap (the share of
- * that the bot held itself rather than waited for a CPU on a loaded machine), then starts over.
+ * would see, an idle loop giving ≈ 1 ms) and, within that gap, how long the main thread was on a CPU and how
+ * long it was runnable but waiting for one (/proc/thread-self/schedstat: the kernel's own accounting), so a
+ * block HostOps' code made is told apart from a machine too busy to run it; then starts over.
  */
+/** What PROBE returns: the longest gap (ms) and, within it, the main thread's time on a CPU and waiting for one. */
+export interface ProbeReading {
+  wall: number;
+  cpu: number;
+  waited: number;
+  /** The longest garbage collection pause meanwhile (PerformanceObserver 'gc'), wherever it fell. */
+  gc: number;
+}
+
+/** A block as PROBE reads it: whose time it was, and the longest GC pause meanwhile. */
+export const within = (r: ProbeReading) =>
+  `main thread on a CPU ${ms(r.cpu)}, waiting for one ${ms(r.waited)}; longest GC pause ${ms(r.gc)}`;
+
 export const PROBE = `(() => {
   const probe = (globalThis.__hostopsBenchProbe ??= (() => {
-    const cpu = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; };
-    const p = { cpu, last: performance.now(), lastCpu: cpu(), longest: 0, longestCpu: 0 };
+    const { readFileSync } = process.getBuiltinModule('node:fs');
+    const sched = () => {
+      const [onCpu = NaN, waiting = NaN] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+      return { onCpu: onCpu / 1e6, waiting: waiting / 1e6 };
+    };
+    const p = { last: performance.now(), lastSched: sched(), longest: 0, longestCpu: 0, longestWaited: 0, longestGc: 0 };
+    const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) p.longestGc = Math.max(p.longestGc, entry.duration);
+    }).observe({ entryTypes: ['gc'] });
     setInterval(() => {
       const now = performance.now();
-      const used = cpu();
-      if (now - p.last > p.longest) p.longest = now - p.last;
-      if (used - p.lastCpu > p.longestCpu) p.longestCpu = used - p.lastCpu;
+      const at = sched();
+      if (now - p.last > p.longest) {
+        p.longest = now - p.last;
+        p.longestCpu = at.onCpu - p.lastSched.onCpu;
+        p.longestWaited = at.waiting - p.lastSched.waiting;
+      }
       p.last = now;
-      p.lastCpu = used;
+      p.lastSched = at;
     }, 1).unref();
     return p;
   })());
-  const result = { wall: Math.max(probe.longest, performance.now() - probe.last), cpu: probe.longestCpu };
+  const result = { wall: Math.max(probe.longest, performance.now() - probe.last), cpu: probe.longestCpu, waited: probe.longestWaited, gc: probe.longestGc };
+  probe.longestGc = 0;
   probe.longest = 0;
   probe.longestCpu = 0;
+  probe.longestWaited = 0;
   return result;
 })()`;
 
@@ -185,10 +212,11 @@ export async function forkScraper() {
 
 interface SizeResult {
   size: number;
-  first: { ms: number; block: number; blockCpu: number };
+  first: { ms: number; block: number; blockCpu: number; blockWaited: number };
   times: number[];
   blocks: number[];
   blocksCpu: number[];
+  blocksWaited: number[];
   bytes: number;
   cpuPerScrape: number;
   /** Acknowledgement times of the windows with and without scrapes, pooled. */
@@ -217,7 +245,7 @@ async function measureSize(size: number): Promise<SizeResult> {
         const cdp = await Cdp.connect(await bot.inspectorUrl());
         try {
           await warmUp(stage, tracker, 20);
-          const probe = () => cdp.evaluate<{ wall: number; cpu: number }>(PROBE);
+          const probe = () => cdp.evaluate<ProbeReading>(PROBE);
           /** One scrape: its time at the scraper and the longest the bot's loop was held meanwhile. */
           const timedScrape = async () => {
             await probe();
@@ -226,13 +254,14 @@ async function measureSize(size: number): Promise<SizeResult> {
             // The probe's timer runs once more after the last block before it is read.
             await sleep(20);
             const block = await probe();
-            return { ...scraped, block: block.wall, blockCpu: block.cpu };
+            return { ...scraped, block: block.wall, blockCpu: block.cpu, blockWaited: block.waited };
           };
           const firstScrape = await timedScrape();
           for (let n = 1; n < WARM_SCRAPES; n++) await timedScrape();
           const times: number[] = [];
           const blocks: number[] = [];
           const blocksCpu: number[] = [];
+          const blocksWaited: number[] = [];
           let bytes = 0;
           const cpuBefore = cpuMs(bot.pid);
           for (let n = 0; n < SCRAPES; n++) {
@@ -241,6 +270,7 @@ async function measureSize(size: number): Promise<SizeResult> {
             times.push(scraped.ms);
             blocks.push(scraped.block);
             blocksCpu.push(scraped.blockCpu);
+            blocksWaited.push(scraped.blockWaited);
             bytes = scraped.bytes;
           }
           const cpuPerScrape = (cpuMs(bot.pid) - cpuBefore) / SCRAPES;
@@ -273,10 +303,16 @@ async function measureSize(size: number): Promise<SizeResult> {
           }
           return {
             size,
-            first: { ms: firstScrape.ms, block: firstScrape.block, blockCpu: firstScrape.blockCpu },
+            first: {
+              ms: firstScrape.ms,
+              block: firstScrape.block,
+              blockCpu: firstScrape.blockCpu,
+              blockWaited: firstScrape.blockWaited,
+            },
             times,
             blocks,
             blocksCpu,
+            blocksWaited,
             bytes,
             cpuPerScrape,
             during: pooled.during,
@@ -339,8 +375,8 @@ function detailsOf(r: SizeResult): string[] {
   );
   return [
     `${count(r.size)} watched domains (${count(r.bytes)} bytes a scrape): per scrape ${fmtSummary(summarize(r.times))}; runs ${r.times.map(ms).join(', ')}`,
-    `  - longest event-loop block per scrape: ${r.blocks.map(ms).join(', ')} (a 1 ms timer's longest gap; idle ≈ 1 ms); the most CPU the bot used within one gap: ${r.blocksCpu.map(ms).join(', ')}`,
-    `  - first scrape after start (converts every distinct expiry date once): ${ms(r.first.ms)}, longest block ${ms(r.first.block)} (CPU within it ${ms(r.first.blockCpu)})`,
+    `  - longest event-loop block per scrape: ${r.blocks.map(ms).join(', ')} (a 1 ms timer's longest gap; idle ≈ 1 ms); within each, the main thread on a CPU: ${r.blocksCpu.map(ms).join(', ')}; waiting for one: ${r.blocksWaited.map(ms).join(', ')}`,
+    `  - first scrape after start (converts every distinct expiry date once): ${ms(r.first.ms)}, longest block ${ms(r.first.block)} (main thread on a CPU ${ms(r.first.blockCpu)}, waiting for one ${ms(r.first.blockWaited)})`,
     `  - bot CPU per scrape: ${ms(r.cpuPerScrape)} (/proc, 10 ms resolution, over ${SCRAPES} scrapes)`,
     `  - ack, commands during back-to-back scrapes: ${fmtSummary(summarize(r.during))}${r.missing.during > 0 ? `, ${r.missing.during} never acknowledged` : ''}; ${r.scrapesDuring.length} scrapes meanwhile, ${fmtSummary(summarize(r.scrapesDuring))}`,
     `  - ack, no scrape: ${fmtSummary(summarize(r.none))}${r.missing.none > 0 ? `, ${r.missing.none} never acknowledged` : ''}`,
