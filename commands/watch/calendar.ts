@@ -2,7 +2,7 @@ import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule
 import { message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
 import { UserError } from '../../src/replies/UserError.js';
-import { CALENDAR_FILE, calendarText } from '../../src/watch/expiryCalendar.js';
+import { CALENDAR_FILE, calendarJson, calendarText } from '../../src/watch/expiryCalendar.js';
 import { count } from '../../src/watch/renderWatchLines.js';
 import { watchOf } from './listPage.js';
 
@@ -48,6 +48,6 @@ export async function calendar(context: CommandContext): Promise<ReadAnswer> {
   return {
     embeds: [{ title: t('watch.calendar.title'), color: Colour.info, description: lines.join('\n') }],
     files: [{ name: CALENDAR_FILE, content: ics }],
-    data,
+    data: calendarJson(data),
   };
 }

@@ -15,17 +15,15 @@ import { watchFlags } from './renderWatchLines.js';
 
 export const CALENDAR_FILE = 'hostops-expiry.ics';
 
-/** One event, as the console's `--json` gives it. */
+/** One event of the calendar (the console's `--json` adds its UID: `calendarJson`). */
 export type CalendarEventData = {
-  /** Stable across renders and renewals, so a calendar that imports the file again updates the event. */
-  uid: string;
-  /** ASCII (punycode); `unicode` when it differs. */
+  /** ASCII (punycode); `unicode` when it differs. The event's UID is made from it (`eventUid`). */
   domain: string;
   unicode?: string;
   /** `YYYY-MM-DD`: the all-day event's date, a calendar day in HOSTING_API_TIMEZONE. */
   date: string;
   /** What the last run saw that needs attention, in words (the event's description lists them). */
-  flags: string[];
+  flags: readonly string[];
   /** Days before the date an alarm goes off: WATCH_LEAD_DAYS. */
   alarmDaysBefore: number[];
 };
@@ -48,6 +46,20 @@ export interface RenderedCalendar {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Stable across renders and renewals, so a calendar that imports the file again updates the event. Made
+ * when rendered, not kept: 100,000 kept UIDs were 200,000 more strings for every full GC to mark.
+ */
+const eventUid = (domain: string) => `expiry-${domain}@hostops`;
+
+/** The calendar as the console's `--json` gives it: each event with the UID its file carries. */
+export function calendarJson(data: CalendarData) {
+  return {
+    events: data.events.map((event) => ({ uid: eventUid(event.domain), ...event })),
+    withoutDate: data.withoutDate,
+  };
+}
+
 /** Events per piece of the rendered text. */
 const EVENTS_PER_CHUNK = 200;
 
@@ -59,6 +71,11 @@ const EVENTS_PER_CHUNK = 200;
 export class CalendarCollector {
   readonly #byDate = new Map<string, CalendarEventData[]>();
   readonly #alarmDaysBefore: number[];
+  /**
+   * One flags array per distinct finding, shared by the events that have it: in a provider outage all
+   * 100,000 domains have the same one, and the calendar is kept until the watch data changes.
+   */
+  readonly #flags = new Map<string, readonly string[]>();
   #rows = 0;
   #events = 0;
 
@@ -75,19 +92,29 @@ export class CalendarCollector {
       this.#rows++;
       if (budget.spent()) await budget.giveBack();
       if (row.expiryDate === null) continue;
+      const bucket = this.#byDate.get(row.expiryDate);
       const event: CalendarEventData = {
-        uid: `expiry-${row.domain}@hostops`,
         domain: row.domain,
         ...(row.unicode === row.domain ? {} : { unicode: row.unicode }),
-        date: row.expiryDate,
-        flags: watchFlags(row, this.t),
+        // The bucket's string: one per distinct date rather than one per row read.
+        date: bucket?.[0]?.date ?? row.expiryDate,
+        flags: this.#flagsOf(row),
         alarmDaysBefore: this.#alarmDaysBefore,
       };
-      const bucket = this.#byDate.get(row.expiryDate);
       if (bucket) bucket.push(event);
       else this.#byDate.set(row.expiryDate, [event]);
       this.#events++;
     }
+  }
+
+  #flagsOf(row: WatchedDomain): readonly string[] {
+    const key = `${row.status}|${row.active}|${row.expired}|${row.transferredAway}|${row.failures}`;
+    let flags = this.#flags.get(key);
+    if (!flags) {
+      flags = watchFlags(row, this.t);
+      this.#flags.set(key, flags);
+    }
+    return flags;
   }
 
   async data(budget = new TurnBudget()): Promise<CalendarData> {
@@ -135,7 +162,7 @@ async function calendarWriter(t: Translator) {
       ...(data.flags.length > 0 ? [`⚠️ ${data.flags.join(', ')}`] : []),
     ];
     const created = calendar.createEvent({
-      id: data.uid,
+      id: eventUid(data.domain),
       // An all-day event is a date, not an instant: the same day whatever zone the reader's calendar is in.
       start: new Date(`${data.date}T00:00:00Z`),
       allDay: true,
@@ -171,7 +198,6 @@ export async function calendarBytesAtLeast(data: CalendarData, t: Translator): P
   if (!first) return 0;
   const { head, end, event } = await calendarWriter(t);
   const smallest = event({
-    uid: 'expiry-a@hostops',
     domain: 'a',
     date: first.date,
     flags: [],
