@@ -18,7 +18,7 @@ describe('how HostOps is started', () => {
     expect(launch.env).toEqual({ MALLOC_TRIM_THRESHOLD_: '131072' });
     expect(launch.nodeArgs).toEqual([
       '--max-semi-space-size=4',
-      '--max-old-space-size=128',
+      '--max-old-space-size=256',
       '--v8-pool-size=1',
     ]);
   });
