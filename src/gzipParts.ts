@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw } from 'node:zlib';
 
@@ -33,6 +34,29 @@ export async function appendPart(part: DeflatedPart, chunk: Buffer): Promise<voi
   part.deflated.push(await deflate(chunk, { finishFlush: constants.Z_SYNC_FLUSH }));
   part.crc = crc32(chunk, part.crc);
   part.bytes += chunk.length;
+}
+
+/**
+ * `part` with its deflate blocks joined into pieces of about `size` bytes: compressed a 64 KB chunk at a
+ * time, 100,000 domains' series are ≈ 250 blocks of 4 KB, and an answer writes each piece with a write of
+ * its own. Done once per part (it is kept), a piece at a time, giving the event loop back between.
+ */
+export async function coalesced(part: DeflatedPart, size = 256 * 1024): Promise<DeflatedPart> {
+  const pieces: Buffer[] = [];
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  for (const block of part.deflated) {
+    run.push(block);
+    runBytes += block.length;
+    if (runBytes >= size) {
+      pieces.push(Buffer.concat(run, runBytes));
+      run = [];
+      runBytes = 0;
+      await nextTurn();
+    }
+  }
+  if (run.length > 0) pieces.push(Buffer.concat(run, runBytes));
+  return { ...part, deflated: pieces };
 }
 
 /** The gzip answer of `kept` followed by `last`. */

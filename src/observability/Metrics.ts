@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommandOutcome } from '../audit/outcomes.js';
-import { type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
+import { coalesced, type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
 import { TurnBudget } from '../TurnBudget.js';
 import type { Alert } from '../watch/alertRules.js';
@@ -266,5 +266,5 @@ export class Metrics implements RouterObserver, WatchObserver {
 }
 
 async function keep(plain: Buffer[]): Promise<KeptSeries> {
-  return { plain, compressed: await deflatePart(plain) };
+  return { plain, compressed: await coalesced(await deflatePart(plain)) };
 }

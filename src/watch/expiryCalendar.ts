@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { appendPart, type DeflatedPart, gzipParts } from '../gzipParts.js';
+import { appendPart, coalesced, type DeflatedPart, gzipParts } from '../gzipParts.js';
 import type { Translator } from '../i18n/Translator.js';
 import type { WatchedDomain } from '../store/index.js';
 import { TurnBudget } from '../TurnBudget.js';
@@ -229,7 +229,7 @@ export async function renderCalendarInTurns(
     if (budget.spent()) await budget.giveBack();
   }
   const last = Buffer.from(piece + end);
-  const gzip = await gzipParts(kept, last);
+  const gzip = await gzipParts(await coalesced(kept), last);
   return {
     gzip,
     gzipBytes: gzip.reduce((sum, chunk) => sum + chunk.length, 0),
