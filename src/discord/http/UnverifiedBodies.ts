@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
+/** Overdue bodies cut per turn of the event loop: each is a 408 written and a connection closed. */
+const EXPIRE_PER_TURN = 64;
+
 /** A body read whole, or why it was not: too big (413), too slow (408), shed (429), shutting down (503). */
 export type BodyResult = { body: Buffer } | { refused: 408 | 413 | 429 | 503 } | { gone: true };
 
@@ -30,6 +33,8 @@ export class UnverifiedBodies {
   readonly #pending = new Set<Pending>();
   #heldBytes = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** The rest of a round of cuts, in the next turn (`#expire`). */
+  #expiring: NodeJS.Immediate | undefined;
 
   constructor(private readonly limits: UnverifiedBodiesLimits) {}
 
@@ -93,6 +98,8 @@ export class UnverifiedBodies {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    if (this.#expiring !== undefined) clearImmediate(this.#expiring);
+    this.#expiring = undefined;
   }
 
   #shed(): void {
@@ -110,9 +117,20 @@ export class UnverifiedBodies {
 
   #expire(): void {
     const due = performance.now() - this.limits.deadlineMs;
+    let cut = 0;
     for (const oldest of this.#pending) {
       if (oldest.arrivedAt > due) break;
+      // A flood's connections arrive together and fall due together: cut a few at a time, with the event
+      // loop given back between (signed requests waiting meanwhile go first), not a thousand 408s at once.
+      if (cut === EXPIRE_PER_TURN) {
+        this.#expiring ??= setImmediate(() => {
+          this.#expiring = undefined;
+          this.#expire();
+        });
+        return;
+      }
       oldest.finish({ refused: 408 });
+      cut++;
     }
     if (this.#pending.size === 0) this.stop();
   }

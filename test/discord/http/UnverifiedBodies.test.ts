@@ -15,10 +15,11 @@ afterEach(async () => {
 });
 
 async function serve(bodies: UnverifiedBodies) {
-  const results: { name: string; result: BodyResult }[] = [];
+  const results: { name: string; result: BodyResult; stillPending: number }[] = [];
   server = createServer(async (req, res) => {
     const result = await bodies.read(req, performance.now());
-    results.push({ name: String(req.headers['x-name']), result });
+    // Read right after the cut that ended this one, before the event loop turns.
+    results.push({ name: String(req.headers['x-name']), result, stillPending: bodies.count });
     res.end();
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -87,6 +88,28 @@ describe('UnverifiedBodies', () => {
     expect(byName('large')).toBe('{"refused":413}');
     // A chunked body within the cap does not end before its last chunk: still arriving at the deadline.
     expect(byName('small')).toBe('{"refused":408}');
+    expect(bodies.count).toBe(0);
+    bodies.stop();
+  });
+
+  it('bodies that fall due together are cut a few at a time, the event loop given back between', async () => {
+    const bodies = new UnverifiedBodies({
+      maxBytes: 100,
+      deadlineMs: 200,
+      budgetBytes: 100_000,
+      checkEveryMs: 300,
+    });
+    const { results, send } = await serve(bodies);
+    const FLOOD = 200;
+    await Promise.all(Array.from({ length: FLOOD }, (_, n) => send(`slow-${n}`, 50, '{')));
+    // Every head is in and every body waits, before the first check (300 ms after the first arrived).
+    while (bodies.count < FLOOD && results.length === 0) await sleep(5);
+    expect(results).toHaveLength(0);
+    while (results.length < FLOOD) await sleep(20);
+    expect(results.every((r) => outcome(r.result) === '{"refused":408}')).toBe(true);
+    // All were due at the first check: had it cut them all at once, nothing would be pending after the first.
+    const first = results[0];
+    expect(first?.stillPending).toBe(FLOOD - 64);
     expect(bodies.count).toBe(0);
     bodies.stop();
   });
