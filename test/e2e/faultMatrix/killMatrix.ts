@@ -155,10 +155,13 @@ export function killMatrixSuite(): void {
     await a.waitForLog(logged('gateway ready'), 20_000);
     const hanging = 'kill-written.example';
     const answered = 'kill-settle.example';
+    const noticed = 'kill-notice.example';
     let settleLocked = false;
     fakes.api.respond('submitDnsRecords', async (request) => {
       const domain = request.query.get('domain');
       if (domain === hanging) return { hang: true };
+      // Answered; then Discord holds the process's next answers, so it dies before the notice.
+      if (domain === noticed) fakes.discord.setRestDelay(12_000);
       if (domain === answered && !settleLocked) {
         // The provider answers only once the change's row is locked: its settle cannot land.
         const id = (await store.changes.listByState(['sending'])).find((r) => r.target === answered)?.id;
@@ -198,7 +201,15 @@ export function killMatrixSuite(): void {
     await lockRow(approval.id);
     approval.approve();
 
-    // The survivor starts, then the process holding all five is killed.
+    // After the settle, before the notice: the change's end and its audit row are in (one transaction);
+    // the process is still telling it (its prompt's edit held by Discord) when it is killed.
+    const notice = await prompt(noticed);
+    notice.confirm();
+    await until(async () => ((await stateOf(notice.id)) === 'done' ? true : undefined), 'the settle', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    fakes.discord.setRestDelay(0);
+
+    // The survivor starts, then the process holding all six is killed.
     const b = await spawn();
     await b.waitForLog(logged('gateway ready'), 20_000);
     a.kill('SIGKILL');
@@ -216,6 +227,18 @@ export function killMatrixSuite(): void {
       client.release();
     }
     const killedAt = performance.now();
+    const noticeRows = async () =>
+      (await store.audit.query({}, { limit: 200, offset: 0 })).rows.filter(
+        (row) => row.changeId === notice.id && TERMINAL.has(row.outcome),
+      );
+    const auditLines = (correlationId: string | undefined) =>
+      fakes.discord
+        .channelMessages(AUDIT_CHANNEL)
+        .filter((m) => correlationId !== undefined && m.content.includes(correlationId));
+    const noticeRecord = await store.changes.get(notice.id);
+    // Killed before its notice: the end is recorded with its audit row, and no line is posted yet.
+    expect((await noticeRows()).map((row) => row.outcome)).toEqual(['done']);
+    const noticeLinesAtKill = auditLines(noticeRecord?.correlationId).length;
 
     // Within the lease and one sweep (twice that on a loaded machine).
     const ended = async (id: string) =>
@@ -251,7 +274,8 @@ export function killMatrixSuite(): void {
       claim: sentTo('kill-claim.example'),
       written: sentTo(hanging),
       settle: sentTo(answered),
-    }).toEqual({ handOver: 0, claim: 1, written: 1, settle: 1 });
+      notice: sentTo(noticed),
+    }).toEqual({ handOver: 0, claim: 1, written: 1, settle: 1, notice: 1 });
     // One audit row and one audit-channel line each, naming the same end (written right after the end).
     for (const [id, outcome] of [
       [handOver.id, 'failed'],
@@ -259,13 +283,19 @@ export function killMatrixSuite(): void {
       [settle.id, 'unknown'],
       [claim.id, 'done'],
       [approval.id, 'done'],
+      [notice.id, 'done'],
     ] as const) {
       const record = await store.changes.get(id);
       const lines = () =>
         fakes.discord
           .channelMessages(AUDIT_CHANNEL)
           .filter((m) => record !== undefined && m.content.includes(record.correlationId));
-      await until(() => (lines().length > 0 ? true : undefined), `${id}: its audit line`, 10_000);
+      // The notice's line is owed: a sweep (the survivor's) posts it once due, a lease after its settle.
+      await until(
+        () => (lines().length > 0 ? true : undefined),
+        `${id}: its audit line`,
+        LEASE_MS + SWEEP_MS,
+      );
       const { rows } = await store.audit.query({}, { limit: 200, offset: 0 });
       const ends = rows.filter((row) => row.changeId === id && TERMINAL.has(row.outcome));
       expect(
@@ -279,7 +309,7 @@ export function killMatrixSuite(): void {
     }
     // Every domain is free: its next change is sent.
     const next: Record<string, string> = {};
-    for (const domain of ['kill-claim.example', 'kill-handover.example', hanging, answered]) {
+    for (const domain of ['kill-claim.example', 'kill-handover.example', hanging, answered, noticed]) {
       fakes.api.respond('submitDnsRecords', defaultResponders.submitDnsRecords);
       const again = await prompt(domain);
       again.confirm();
@@ -308,6 +338,12 @@ export function killMatrixSuite(): void {
         ),
         row('request written (at the provider)', `\`${outcomes.written}\``, 1, hanging),
         row('answer read, settle not recorded', `\`${outcomes.settle}\``, 1, answered),
+        row(
+          'after the settle and its audit row, before the notice',
+          `\`${noticeRecord?.state}\`, its audit row in at the kill; its audit line posted ${noticeLinesAtKill === 0 ? "once, by the survivor's sweep" : 'before the kill'}`,
+          1,
+          noticed,
+        ),
       ].join('\n'),
     );
   }, 120_000);

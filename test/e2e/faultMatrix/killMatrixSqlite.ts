@@ -81,9 +81,12 @@ export function killMatrixSqliteSuite(): void {
   it.concurrent('SIGKILL (sqlite): at the provider and at the settle, then a restart', async () => {
     const hanging = 'kill-written.sqlite.example';
     const answered = 'kill-settle.sqlite.example';
+    const noticed = 'kill-notice.sqlite.example';
     fakes.api.respond('submitDnsRecords', (request) => {
       const domain = request.query.get('domain');
       if (domain === hanging) return { hang: true };
+      // Answered; then Discord holds the process's next answers, so it dies before the notice.
+      if (domain === noticed) fakes.discord.setRestDelay(12_000);
       if (domain === answered && !lock) {
         // Answered only once the test holds the write lock: the settle cannot land.
         lock = new Database(path);
@@ -96,12 +99,29 @@ export function killMatrixSqliteSuite(): void {
     const written = await prompt(hanging);
     written.confirm();
     await until(() => (sentTo(hanging) === 1 ? true : undefined), 'the request at the provider', 10_000);
+    // After the settle and its audit row (one transaction), before the notice: still telling it.
+    const notice = await prompt(noticed);
+    notice.confirm();
+    const reader = new Database(path, { readonly: true });
+    const noticeRows = () =>
+      reader
+        .prepare("select outcome from audit where change_id = ? and outcome in ('done', 'failed', 'unknown')")
+        .all(notice.id);
+    const noticeState = () =>
+      (reader.prepare('select state from changes where id = ?').get(notice.id) as { state?: string })?.state;
+    await until(() => (noticeState() === 'done' ? true : undefined), 'the settle', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    fakes.discord.setRestDelay(0);
     const settle = await prompt(answered);
     settle.confirm();
     await until(() => (lock && sentTo(answered) === 1 ? true : undefined), 'the answer', 10_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     a.kill('SIGKILL');
     await a.exitWithin(5_000);
+    // Killed before its notice: the end is recorded with its audit row, and no line is posted yet.
+    expect(noticeRows()).toEqual([{ outcome: 'done' }]);
+    reader.close();
+    const noticeLinesAtKill = fakes.discord.channelMessages(AUDIT_CHANNEL).length;
     lock?.prepare('rollback').run();
     lock?.close();
     lock = undefined;
@@ -123,27 +143,44 @@ export function killMatrixSqliteSuite(): void {
         2 * (LEASE_MS + SWEEP_MS),
         100,
       );
-    const outcomes = { written: await ended(written.id), settle: await ended(settle.id) };
-    expect(outcomes).toEqual({ written: 'unknown', settle: 'unknown' });
-    expect({ written: sentTo(hanging), settle: sentTo(answered) }).toEqual({ written: 1, settle: 1 });
-    for (const id of [written.id, settle.id]) {
+    const outcomes = {
+      written: await ended(written.id),
+      settle: await ended(settle.id),
+      notice: await ended(notice.id),
+    };
+    expect(outcomes).toEqual({ written: 'unknown', settle: 'unknown', notice: 'done' });
+    expect({ written: sentTo(hanging), settle: sentTo(answered), notice: sentTo(noticed) }).toEqual({
+      written: 1,
+      settle: 1,
+      notice: 1,
+    });
+    for (const [id, outcome] of [
+      [written.id, 'unknown'],
+      [settle.id, 'unknown'],
+      [notice.id, 'done'],
+    ] as const) {
       const record = await db.changes.get(id);
       const lines = () =>
         fakes.discord
           .channelMessages(AUDIT_CHANNEL)
           .filter((m) => record !== undefined && m.content.includes(record.correlationId));
-      await until(() => (lines().length > 0 ? true : undefined), `${id}: its audit line`, 10_000);
+      // The notice's line is owed: the restart's sweep posts it once due, a lease after its settle.
+      await until(
+        () => (lines().length > 0 ? true : undefined),
+        `${id}: its audit line`,
+        LEASE_MS + SWEEP_MS,
+      );
       const { rows } = await db.audit.query({}, { limit: 200, offset: 0 });
       const ends = rows.filter((row) => row.changeId === id && TERMINAL.has(row.outcome));
       expect(
         ends.map((r) => r.outcome),
         `${id}: audit rows`,
-      ).toEqual(['unknown']);
+      ).toEqual([outcome]);
       expect(lines(), `${id}: audit lines`).toHaveLength(1);
     }
     fakes.api.respond('submitDnsRecords', defaultResponders.submitDnsRecords);
     const next: Record<string, string> = {};
-    for (const domain of [hanging, answered]) {
+    for (const domain of [hanging, answered, noticed]) {
       const again = await prompt(domain);
       again.confirm();
       next[domain] = await ended(again.id);
@@ -156,6 +193,7 @@ export function killMatrixSqliteSuite(): void {
         '| --- | --- | --- | --- |',
         `| request written (at the provider) | \`${outcomes.written}\` | 1 | \`${next[hanging]}\` |`,
         `| answer read, settle not recorded | \`${outcomes.settle}\` | 1 | \`${next[answered]}\` |`,
+        `| after the settle and its audit row, before the notice | \`${outcomes.notice}\`, its audit row in at the kill; its audit line posted ${noticeLinesAtKill === 0 ? "once, by the restart's sweep" : 'before the kill'} | 1 | \`${next[noticed]}\` |`,
       ].join('\n'),
     );
     b.kill('SIGKILL');
