@@ -139,14 +139,8 @@ export class ChangeSender {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
       if (!state.sending.delete(record.id)) return;
       // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
-      const settled = await settleOutcome(
-        this.state,
-        record,
-        NOT_SENT,
-        { reason: 'not acknowledged', sent: false },
-        invocation,
-        'not acknowledged',
-      );
+      const why = { reason: 'not acknowledged', sent: false };
+      const settled = await settleOutcome(this.state, record, NOT_SENT, why, invocation, why.reason);
       if (settled === true) await answers.finish(invocation, NOT_SENT, 'not acknowledged', true);
       return;
     }
@@ -290,14 +284,8 @@ export class ChangeSender {
     if (!state.sending.delete(record.id)) return;
     const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    const settled = await settleOutcome(
-      this.state,
-      record,
-      sent,
-      { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null },
-      invocation,
-      kind,
-    );
+    const result = { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null };
+    const settled = await settleOutcome(this.state, record, sent, result, invocation, kind);
     if (settled !== true) {
       await tellNotRecorded(this.state, interaction, record, invocation, t, sent, undefined, settled);
       return;
@@ -371,14 +359,8 @@ export class ChangeSender {
     }
     if (!outdated) return true;
     if (!state.sending.delete(record.id)) return false;
-    const settled = await settleOutcome(
-      this.state,
-      record,
-      NOT_SENT,
-      { reason: OUTDATED, sent: false },
-      invocation,
-      OUTDATED,
-    );
+    const why = { reason: OUTDATED, sent: false };
+    const settled = await settleOutcome(this.state, record, NOT_SENT, why, invocation, OUTDATED);
     if (settled !== true) {
       invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
       return false;
