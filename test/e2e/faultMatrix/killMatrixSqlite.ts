@@ -81,33 +81,6 @@ export function killMatrixSqliteSuite(): void {
       }
       return defaultResponders.submitDnsRecords(request);
     });
-    const a = await spawn();
-    await a.waitForLog(logged('gateway ready'), 20_000);
-    const written = await prompt(fakes.discord, hanging);
-    written.confirm();
-    await until(() => (sentTo(hanging) === 1 ? true : undefined), 'the request at the provider', 10_000);
-    // After the settle and its audit row (one transaction), before the notice: still telling it.
-    const notice = await prompt(fakes.discord, noticed);
-    notice.confirm();
-    const reader = new Database(path, { readonly: true });
-    const noticeRows = () =>
-      reader
-        .prepare("select outcome from audit where change_id = ? and outcome in ('done', 'failed', 'unknown')")
-        .all(notice.id);
-    const noticeState = () =>
-      (reader.prepare('select state from changes where id = ?').get(notice.id) as { state?: string })?.state;
-    await until(() => (noticeState() === 'done' ? true : undefined), 'the settle', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    fakes.discord.setRestDelay(0);
-    const settle = await prompt(fakes.discord, answered);
-    settle.confirm();
-    await until(() => (lock && sentTo(answered) === 1 ? true : undefined), 'the answer', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    a.kill('SIGKILL');
-    await a.exitWithin(5_000);
-    // Killed before its notice: the end is recorded with its audit row, and no line is posted yet.
-    expect(noticeRows()).toEqual([{ outcome: 'done' }]);
-    const noticeLinesAtKill = fakes.discord.channelMessages(AUDIT_CHANNEL).length;
     const unlock = () => {
       lock?.prepare('rollback').run();
       lock?.close();
@@ -117,20 +90,30 @@ export function killMatrixSqliteSuite(): void {
       lock = new Database(path);
       lock.prepare('begin immediate').run();
     };
+    // One held write per run (the wait for the lock holds the event loop), one run after another. The run
+    // holding a settled change's owed audit line comes last: a run killed between a sweep's take of an owed
+    // line and its post loses that line (docs/reliability.md), and the earlier runs owe none.
+    // Prompt stored: the command waits on the write lock at its first write (its interaction's claim).
+    const a4 = await spawn();
+    await a4.waitForLog(logged('gateway ready'), 20_000);
+    const reader = new Database(path, { readonly: true });
+    const stateIn = (id: string) =>
+      (reader.prepare('select state from changes where id = ?').get(id) as { state?: string } | undefined)
+        ?.state;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    holdWrites();
+    const roles = [PROCESS_ROLES.operator];
+    fakes.discord.dispatchInteraction({ ...dns(promptDomain), roles });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    a4.kill('SIGKILL');
+    await a4.exitWithin(5_000);
     unlock();
-    fakes.api.respond('submitDnsRecords', (request) =>
-      request.query.get('domain') === hanging ? { hang: true } : defaultResponders.submitDnsRecords(request),
-    );
-    // One held write per run (the wait for the lock holds the event loop): a run each for two more steps.
     // Hand-over: claimed (its acknowledgement held by Discord), then its mark waits on the write lock.
     const a2 = await spawn();
     await a2.waitForLog(logged('gateway ready'), 20_000);
     const handOver = await prompt(fakes.discord, handOverDomain);
     fakes.discord.setRestDelay(1_500);
     handOver.confirm();
-    const stateIn = (id: string) =>
-      (reader.prepare('select state from changes where id = ?').get(id) as { state?: string } | undefined)
-        ?.state;
     await until(() => (stateIn(handOver.id) === 'sending' ? true : undefined), 'the claim', 10_000, 20);
     holdWrites();
     fakes.discord.setRestDelay(0);
@@ -149,16 +132,6 @@ export function killMatrixSqliteSuite(): void {
     a3.kill('SIGKILL');
     await a3.exitWithin(5_000);
     unlock();
-    // Prompt stored: the command waits on the write lock at its first write (its interaction's claim).
-    const a4 = await spawn();
-    await a4.waitForLog(logged('gateway ready'), 20_000);
-    holdWrites();
-    const roles = [PROCESS_ROLES.operator];
-    fakes.discord.dispatchInteraction({ ...dns(promptDomain), roles });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    a4.kill('SIGKILL');
-    await a4.exitWithin(5_000);
-    unlock();
     // Approve: the press waits on the write lock at its first write, as Confirm's does.
     const a5 = await spawn();
     await a5.waitForLog(logged('gateway ready'), 20_000);
@@ -169,6 +142,42 @@ export function killMatrixSqliteSuite(): void {
     a5.kill('SIGKILL');
     await a5.exitWithin(5_000);
     unlock();
+    // Last: a change at the provider, one after its settle and its audit row, one whose settle waits.
+    const a = await spawn();
+    await a.waitForLog(logged('gateway ready'), 20_000);
+    const written = await prompt(fakes.discord, hanging);
+    written.confirm();
+    await until(() => (sentTo(hanging) === 1 ? true : undefined), 'the request at the provider', 10_000);
+    // After the settle and its audit row (one transaction), before the notice: still telling it.
+    const notice = await prompt(fakes.discord, noticed);
+    notice.confirm();
+    const noticeRows = () =>
+      reader
+        .prepare("select outcome from audit where change_id = ? and outcome in ('done', 'failed', 'unknown')")
+        .all(notice.id);
+    const noticeState = () =>
+      (reader.prepare('select state from changes where id = ?').get(notice.id) as { state?: string })?.state;
+    await until(() => (noticeState() === 'done' ? true : undefined), 'the settle', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    fakes.discord.setRestDelay(0);
+    const settle = await prompt(fakes.discord, answered);
+    settle.confirm();
+    await until(() => (lock && sentTo(answered) === 1 ? true : undefined), 'the answer', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    a.kill('SIGKILL');
+    await a.exitWithin(5_000);
+    // Killed before its notice: the end is recorded with its audit row, and no line is posted yet.
+    expect(noticeRows()).toEqual([{ outcome: 'done' }]);
+    const { correlation_id: noticeCid } = reader
+      .prepare('select correlation_id from changes where id = ?')
+      .get(notice.id) as { correlation_id: string };
+    const noticeLinesAtKill = fakes.discord
+      .channelMessages(AUDIT_CHANNEL)
+      .filter((m) => m.content.includes(noticeCid)).length;
+    unlock();
+    fakes.api.respond('submitDnsRecords', (request) =>
+      request.query.get('domain') === hanging ? { hang: true } : defaultResponders.submitDnsRecords(request),
+    );
     reader.close();
     // The restart (a second process refuses a live file; a dead run's heartbeat does not stop it).
     const b = await spawn();
