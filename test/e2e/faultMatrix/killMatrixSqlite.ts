@@ -1,9 +1,9 @@
 // The SIGKILL column on SQLite: one database file, runs of the deployment one after the other. The
 // test's write lock (BEGIN IMMEDIATE) stops a step, and a process waiting for it waits with its event loop
-// held, so each run holds one write: the first holds a change at the provider (which does not answer),
-// one after its settle (Discord holding its answers) and one whose settle waits on the lock; four more
-// runs each hold one more step (hand-over, Confirm, a prompt, Approve). Each run is SIGKILLed, the lock
-// released, and the last restart ends what the dead runs left within the lease and one sweep.
+// held, so each run holds one write: four runs each hold one step (a prompt, the hand-over, Confirm,
+// Approve); the last holds a change at the provider (which does not answer), one after its settle
+// (Discord holding its answers) and one whose settle waits on the lock. Each run is SIGKILLed, the lock
+// released, and a restart ends what the dead runs left within the lease and one sweep.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
