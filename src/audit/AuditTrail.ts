@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
-import type { NewAuditEntry, Store } from '../store/index.js';
+import type { AuditEntry, NewAuditEntry, Store } from '../store/index.js';
 
 /** Waits before each retry of an audit row the store refused: together, past a lease of outage. */
 const AUDIT_RETRIES_MS = [100, 400, 1_500, 5_000, 10_000] as const;
 
 /** Outcomes that end a change, each worth one line in the audit channel. */
 const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);
+/** Owed lines a sweep posts at most at once. */
+const DUE_PAGE = 50;
 
 export interface AuditEvent extends NewAuditEntry {
   /** The command changes something: its endings and refusals go to the audit channel too. */
@@ -45,12 +47,44 @@ export class AuditTrail {
         break;
       }
     }
-    const announce = changing && (CHANGE_ENDINGS.has(entry.outcome) || entry.outcome === 'refused');
-    if (!announce || !this.#announce) return;
+    if (this.announces(event)) await this.#post(event);
+  }
+
+  /** Whether the event has a line in the audit channel. */
+  announces(event: AuditEvent): boolean {
+    const ending = CHANGE_ENDINGS.has(event.outcome) || event.outcome === 'refused';
+    return event.changing && ending && this.#announce !== undefined;
+  }
+
+  /**
+   * A change's end whose row was written with the end itself (its line owed in the store): the line is
+   * posted if this call takes it. If the store cannot say, the sweep takes it once it is due.
+   */
+  async announceWritten(event: AuditEvent): Promise<void> {
+    if (!this.announces(event) || !event.changeId) return;
+    let taken: AuditEntry[];
     try {
-      await this.#announce(event);
+      taken = await this.#store.audit.takeAnnouncements({ changeId: event.changeId, outcome: event.outcome });
     } catch (error) {
-      this.#logger.warn({ err: error, cid: entry.correlationId }, 'could not post to the audit channel');
+      this.#logger.warn({ err: error, cid: event.correlationId }, 'audit line left to the sweep');
+      return;
+    }
+    if (taken.length > 0) await this.#post(event);
+  }
+
+  /** The sweep: every owed line whose settling replica did not post it within a lease (it died, say). */
+  async announceDue(): Promise<void> {
+    if (!this.#announce) return;
+    for (const entry of await this.#store.audit.takeAnnouncements({ due: DUE_PAGE })) {
+      await this.#post({ ...entry, changing: true });
+    }
+  }
+
+  async #post(event: AuditEvent): Promise<void> {
+    try {
+      await this.#announce?.(event);
+    } catch (error) {
+      this.#logger.warn({ err: error, cid: event.correlationId }, 'could not post to the audit channel');
     }
   }
 }

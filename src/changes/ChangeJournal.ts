@@ -10,7 +10,10 @@ import {
   type ChangeState,
   type DnsSet,
   HANDED,
+  LEASE_MS,
+  type NewAuditEntry,
   NOT_HANDED,
+  type OwedAudit,
   type Store,
   TargetBusyError,
   type TransitionOptions,
@@ -65,6 +68,15 @@ const OVERDUE_PAGE = 100;
 
 /** Where a change ends once it has been sent. */
 export type SentState = 'done' | 'failed' | 'unknown';
+
+/**
+ * A change's end as its audit row, written in the same transaction as the end itself; `announce`: the
+ * row has a line in the audit channel, owed until a replica takes it (Store.audit.takeAnnouncements).
+ */
+export interface Ended {
+  entry: NewAuditEntry;
+  announce: boolean;
+}
 
 /**
  * The change records and their state machine: pending → sending → done | failed | unknown, and
@@ -301,13 +313,20 @@ export class ChangeJournal {
    * Changes whose sending replica is no longer among the live ones, and this replica's own that no send
    * of it holds: recorded `unknown` (or `failed`, never handed to the connection), each once.
    */
-  orphans(live: readonly string[]): Promise<ChangeRecord[]> {
+  orphans(live: readonly string[], audit: (swept: ChangeRecord) => Ended): Promise<ChangeRecord[]> {
     return this.#store.changes.orphanSending(
       live,
       { reason: 'the replica sending it stopped' },
       this.#now(),
       { replicaId: this.#replicaId, held: [...this.#held] },
+      (swept) => this.#owed(audit(swept)),
     );
+  }
+
+  /** An end's audit row; its audit-channel line, if it has one, is the sweep's to post a lease from now. */
+  #owed({ entry, announce }: Ended): OwedAudit {
+    if (!announce) return { entry };
+    return { entry, announceFrom: new Date(this.#now().getTime() + LEASE_MS) };
   }
 
   /**
@@ -319,13 +338,18 @@ export class ChangeJournal {
     from: ChangeState,
     to: SentState,
     result: Record<string, unknown>,
+    audit?: Ended,
   ): Promise<boolean> {
     const settled = await this.#store.changes.transition(
       record.id,
       from,
       to,
       { result },
-      { now: this.#now(), ...(from === 'sending' && { heldBy: this.#replicaId }) },
+      {
+        now: this.#now(),
+        ...(from === 'sending' && { heldBy: this.#replicaId }),
+        ...(audit && { audit: this.#owed(audit) }),
+      },
     );
     // Decided either way (it threw otherwise): no longer this process's to hold.
     if (from === 'sending') this.#held.delete(record.id);

@@ -5,8 +5,9 @@ import {
   MessageFlags,
   type ModalSubmitInteraction,
 } from 'discord.js';
-import type { AuditTrail } from '../audit/AuditTrail.js';
+import type { AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
 import type { AuditOutcome, CommandOutcome } from '../audit/outcomes.js';
+import type { Ended, SentState } from '../changes/ChangeJournal.js';
 import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
@@ -134,29 +135,56 @@ export class Answers {
     if (data !== undefined) this.#observer?.answered?.(interaction.id, data);
   }
 
-  async finish(invocation: Invocation, outcome: Ending, detail: string | null = null): Promise<void> {
+  /**
+   * The command's end: counted, logged, written to the audit trail and (a change's end or a refusal)
+   * posted in the audit channel. `audited`: its row was written with the change's end (`ending`), and
+   * only its line is left to post.
+   */
+  async finish(
+    invocation: Invocation,
+    outcome: Ending,
+    detail: string | null = null,
+    audited = false,
+  ): Promise<void> {
     const ms = Math.max(0, performance.now() - invocation.startedAt);
     this.#observer?.finished(invocation.label, METRIC_OUTCOME[outcome], ms);
     invocation.logger.info({ outcome, ms: Math.round(ms) }, 'command finished');
-    const { command, subcommand } = labelParts(invocation.label);
-    await this.#audit.record({
-      changing: invocation.changing,
-      at: new Date(),
-      userId: invocation.userId,
-      userName: invocation.userName,
-      guildId: invocation.guildId,
-      channelId: invocation.channelId,
-      command,
-      subcommand,
-      target: invocation.target ?? null,
-      outcome,
-      detail,
-      correlationId: invocation.correlationId,
-      durationMs: Math.round(ms),
-      parameters: invocation.parameters ?? null,
-      changeId: invocation.changeId ?? null,
-      actedById: invocation.actedBy?.id ?? null,
-      actedByName: invocation.actedBy?.name ?? null,
-    });
+    const event = auditEvent(invocation, outcome, detail);
+    if (audited) await this.#audit.announceWritten(event);
+    else await this.#audit.record(event);
   }
+
+  /** The audit-channel lines owed past their time (the sweep's: their settling replica did not post them). */
+  announceDue(): Promise<void> {
+    return this.#audit.announceDue();
+  }
+
+  /** A change's end as its audit row, for the store to write with the end itself (ChangeJournal.settle). */
+  ending(invocation: Invocation, outcome: SentState, detail: string | null): Ended {
+    const { changing, ...entry } = auditEvent(invocation, outcome, detail);
+    return { entry, announce: this.#audit.announces({ ...entry, changing }) };
+  }
+}
+
+function auditEvent(invocation: Invocation, outcome: Ending, detail: string | null): AuditEvent {
+  const { command, subcommand } = labelParts(invocation.label);
+  return {
+    changing: invocation.changing,
+    at: new Date(),
+    userId: invocation.userId,
+    userName: invocation.userName,
+    guildId: invocation.guildId,
+    channelId: invocation.channelId,
+    command,
+    subcommand,
+    target: invocation.target ?? null,
+    outcome,
+    detail,
+    correlationId: invocation.correlationId,
+    durationMs: Math.round(Math.max(0, performance.now() - invocation.startedAt)),
+    parameters: invocation.parameters ?? null,
+    changeId: invocation.changeId ?? null,
+    actedById: invocation.actedBy?.id ?? null,
+    actedByName: invocation.actedBy?.name ?? null,
+  };
 }

@@ -107,6 +107,15 @@ export interface TransitionOptions {
   notExpiredAt?: Date;
   /** Refuse the transition unless this replica still holds the change's lease (its `replicaId`). */
   heldBy?: string;
+  /** The audit row of the change's end: written in the transition's transaction, or not at all. */
+  audit?: OwedAudit;
+}
+
+/** An audit row; with `announceFrom`, its audit-channel line is owed (Store.audit.takeAnnouncements). */
+export interface OwedAudit {
+  entry: NewAuditEntry;
+  /** From then on (the store's clock) any replica's sweep may take the line and post it. */
+  announceFrom?: Date;
 }
 
 /** A form (modal) shown and not yet submitted: what its submit needs, whichever replica receives it. */
@@ -206,6 +215,8 @@ export interface Store {
       result: Record<string, unknown>,
       now: Date,
       own?: { replicaId: string; held: readonly string[] },
+      /** Each swept change's audit row, written in the same transaction. */
+      audit?: (swept: ChangeRecord) => OwedAudit,
     ): Promise<ChangeRecord[]>;
   };
   /**
@@ -320,6 +331,11 @@ export interface Store {
   readonly audit: {
     /** Returns the new entry's id. */
     insert(entry: NewAuditEntry): Promise<number>;
+    /**
+     * Takes the owed audit-channel lines (OwedAudit) — of one change's end (`{ changeId, outcome }`), or
+     * `{ due: limit }` of those whose time has come by the store's clock — each for one caller only.
+     */
+    takeAnnouncements(which: { changeId: string; outcome: string } | { due: number }): Promise<AuditEntry[]>;
     /** Newest first (at desc, id desc); `total` counts every match, ignoring the page. */
     query(filter: AuditFilter, page: Page): Promise<{ rows: AuditEntry[]; total: number }>;
     /**

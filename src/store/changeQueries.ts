@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { recordSentSet } from './dnsSetQueries.js';
-import { changeRow, toChange, toJson, toJsonOrNull } from './rowMapping.js';
-import { type ChangePatch, NOT_HANDED, type Store } from './Store.js';
+import { auditRow, changeRow, toChange, toJson, toJsonOrNull } from './rowMapping.js';
+import { type ChangePatch, NOT_HANDED, type OwedAudit, type Store } from './Store.js';
 import type { Database, Engine } from './schema.js';
 import { storeClockMs } from './storeClockMs.js';
 import { isUniqueViolation, TargetBusyError } from './TargetBusyError.js';
@@ -10,7 +10,18 @@ import { isUniqueViolation, TargetBusyError } from './TargetBusyError.js';
  * The changes' journal rows: each move between states is one conditional update (the database decides
  * which process moved it), and a DNS change's set is written with the move that sends it.
  */
-export function changeQueries(db: Kysely<Database>, engine: Engine): Store['changes'] {
+export function changeQueries(
+  db: Kysely<Database>,
+  engine: Engine,
+  onAudit: () => void = () => {},
+): Store['changes'] {
+  /** A change's end and its audit row land together or not at all: the row is written in its transaction. */
+  const insertAudit = async (trx: Kysely<Database>, { entry, announceFrom }: OwedAudit) => {
+    await trx
+      .insertInto('audit')
+      .values({ ...auditRow(entry), announce_due_at: announceFrom?.getTime() ?? null })
+      .execute();
+  };
   return {
     async insert(change) {
       await db
@@ -47,14 +58,17 @@ export function changeQueries(db: Kysely<Database>, engine: Engine): Store['chan
         return query;
       };
       const { sends } = patch;
+      const { audit } = options;
       try {
-        if (!sends) return (await update(db).executeTakeFirst()).numUpdatedRows === 1n;
-        // The set is written with the move that sends it, or not at all: remembered however the send ends.
-        return await db.transaction().execute(async (trx) => {
+        if (!sends && !audit) return (await update(db).executeTakeFirst()).numUpdatedRows === 1n;
+        // The set is written with the move that sends it, and an end with its audit row, or not at all.
+        const moved = await db.transaction().execute(async (trx) => {
           const sent = await update(trx)
             .returning(['requested_by_id', 'requested_by_name', 'correlation_id'])
             .executeTakeFirst();
           if (!sent) return false;
+          if (audit) await insertAudit(trx, audit);
+          if (!sends) return true;
           await recordSentSet(trx, {
             changeId: id,
             ...sends,
@@ -65,6 +79,8 @@ export function changeQueries(db: Kysely<Database>, engine: Engine): Store['chan
           });
           return true;
         });
+        if (moved && audit?.entry.target) onAudit();
+        return moved;
       } catch (error) {
         // The only unique index an update of these columns can meet is the one sending slot per key.
         if (to === 'sending' && patch.serialKey && isUniqueViolation(error)) {
@@ -120,7 +136,7 @@ export function changeQueries(db: Kysely<Database>, engine: Engine): Store['chan
       return { waiting: Number(row.waiting), due: Number(row.due) };
     },
 
-    async orphanSending(live, result, now, own) {
+    async orphanSending(live, result, now, own, audit) {
       // Nobody alive is not a state a caller can be in (it counts itself): never orphan everything.
       if (live.length === 0) return [];
       const stray = (eb: ExpressionBuilder<Database, 'changes'>) => {
@@ -133,24 +149,31 @@ export function changeQueries(db: Kysely<Database>, engine: Engine): Store['chan
         return eb.and([eb('state', '=', 'sending'), eb.or(gone)]);
       };
       // Never handed to the connection (its mark says so): not sent, so `failed` — and its slot free.
-      const notSent = await db
-        .updateTable('changes')
-        .set({
-          state: 'failed',
-          result: JSON.stringify({ ...result, sent: false }),
-          updated_at: now.getTime(),
-        })
-        .where(stray)
-        .where('result', '=', JSON.stringify(NOT_HANDED))
-        .returningAll()
-        .execute();
-      const unknown = await db
-        .updateTable('changes')
-        .set({ state: 'unknown', result: JSON.stringify(result), updated_at: now.getTime() })
-        .where(stray)
-        .returningAll()
-        .execute();
-      return [...notSent, ...unknown].map(toChange);
+      // Each swept change's end lands with its audit row, or neither does.
+      const swept = await db.transaction().execute(async (trx) => {
+        const notSent = await trx
+          .updateTable('changes')
+          .set({
+            state: 'failed',
+            result: JSON.stringify({ ...result, sent: false }),
+            updated_at: now.getTime(),
+          })
+          .where(stray)
+          .where('result', '=', JSON.stringify(NOT_HANDED))
+          .returningAll()
+          .execute();
+        const unknown = await trx
+          .updateTable('changes')
+          .set({ state: 'unknown', result: JSON.stringify(result), updated_at: now.getTime() })
+          .where(stray)
+          .returningAll()
+          .execute();
+        const ended = [...notSent, ...unknown].map(toChange);
+        if (audit) for (const change of ended) await insertAudit(trx, audit(change));
+        return ended;
+      });
+      if (audit && swept.length > 0) onAudit();
+      return swept;
     },
   };
 }

@@ -54,7 +54,7 @@ export function createKyselyStore(
   };
   return {
     engine,
-    changes: changeQueries(db, engine),
+    changes: changeQueries(db, engine, () => targets?.schedule()),
 
     dnsSets: dnsSetQueries(db),
 
@@ -121,6 +121,26 @@ export function createKyselyStore(
           .executeTakeFirstOrThrow();
         if (entry.target !== null) targets?.schedule();
         return row.id;
+      },
+
+      async takeAnnouncements(which) {
+        // Taken by one conditional update: of the settling replica and every sweep, one posts the line.
+        let owed = db.selectFrom('audit').select('id').where('announce_due_at', 'is not', null);
+        owed =
+          'due' in which
+            ? owed
+                .where('announce_due_at', '<=', storeClockMs(engine))
+                .orderBy('announce_due_at')
+                .limit(which.due)
+            : owed.where('change_id', '=', which.changeId).where('outcome', '=', which.outcome);
+        const rows = await db
+          .updateTable('audit')
+          .set({ announce_due_at: null })
+          .where('id', 'in', owed)
+          .where('announce_due_at', 'is not', null)
+          .returningAll()
+          .execute();
+        return rows.map(toAudit);
       },
 
       async query(filter, page) {

@@ -45,6 +45,8 @@ export interface AuditTable {
   change_id: string | null;
   acted_by_id: string | null;
   acted_by_name: string | null;
+  /** Its audit-channel line is owed from this time (store clock) on; null: none owed, or taken. */
+  announce_due_at: number | null;
 }
 
 export interface InteractionClaimsTable {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ChangeJournal, type JournalledChange, type Requester } from '../../src/changes/ChangeJournal.js';
 import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { ChangeOperation } from '../../src/hosting/operations.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { type ChangeRecord, openStore, type Store } from '../../src/store/index.js';
 import { createDatabase } from '../support/startPostgres.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hostops-own-sweep-'));
@@ -29,6 +29,27 @@ const REQUESTER: Requester = {
   channelId: null,
   locale: 'en',
 };
+
+/** Each swept change's audit row, as the sweep writes it with the change's end. */
+const ending = (record: ChangeRecord) => ({
+  entry: {
+    at: new Date(),
+    userId: record.requestedById,
+    userName: record.requestedByName,
+    guildId: null,
+    channelId: null,
+    command: 'domain',
+    subcommand: 'dns',
+    target: record.target,
+    outcome: record.state,
+    detail: 'swept',
+    correlationId: record.correlationId,
+    durationMs: null,
+    parameters: null,
+    changeId: record.id,
+  },
+  announce: false,
+});
 
 describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }) => {
   let store: Store;
@@ -55,20 +76,31 @@ describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }
     for (const record of [notHanded, handed, kept]) expect(await journal.claim(record, SPEC)).toBe('claimed');
     expect(await journal.handOver(handed)).toBe(true);
     // This replica is alive and holds all three: its sweep takes none.
-    expect(await journal.orphans(['replica-a'])).toEqual([]);
+    expect(await journal.orphans(['replica-a'], ending)).toEqual([]);
     // The slot of a held send is taken.
     expect(await journal.claim(await open('a.example'), SPEC)).toBe('busy');
     // Two settles the store would not take (given up): the sweep of this same replica ends them.
     journal.release(notHanded.id);
     journal.release(handed.id);
-    const swept = await journal.orphans(['replica-a']);
+    const swept = await journal.orphans(['replica-a'], ending);
     expect(swept.map((r) => [r.target, r.state, r.result]).sort()).toEqual([
       ['a.example', 'failed', { reason: 'the replica sending it stopped', sent: false }],
       ['b.example', 'unknown', { reason: 'the replica sending it stopped' }],
     ]);
     expect((await store.changes.get(kept.id))?.state).toBe('sending');
+    // Each end landed with its one audit row (one transaction).
+    const { rows } = await store.audit.query({ command: 'domain' }, { limit: 50, offset: 0 });
+    expect(
+      rows
+        .filter((row) => row.changeId === notHanded.id || row.changeId === handed.id)
+        .map((row) => [row.target, row.outcome])
+        .sort(),
+    ).toEqual([
+      ['a.example', 'failed'],
+      ['b.example', 'unknown'],
+    ]);
     // Once: a second sweep finds nothing; and the slot is free for the next change to the domain.
-    expect(await journal.orphans(['replica-a'])).toEqual([]);
+    expect(await journal.orphans(['replica-a'], ending)).toEqual([]);
     expect(await journal.claim(await open('a.example'), SPEC)).toBe('claimed');
     // The one still held settles as it should.
     expect(await journal.settle(kept, 'sending', 'done', {})).toBe(true);
@@ -96,7 +128,7 @@ describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }
     );
     expect(await undecided.claim(record, SPEC)).toBe('undecided');
     expect((await store.changes.get(record.id))?.state).toBe('sending');
-    const swept = await undecided.orphans(['replica-a', 'replica-b']);
+    const swept = await undecided.orphans(['replica-a', 'replica-b'], ending);
     expect(swept.map((r) => [r.id, r.state])).toEqual([[record.id, 'failed']]);
     expect(await journal.claim(await open('d.example'), SPEC)).toBe('claimed');
   });

@@ -160,6 +160,27 @@ describe('ChangeFlow in German', () => {
         return true;
       },
       finish: async () => {},
+      // The audit row the journal writes with a change's end (the real store's transaction).
+      ending: (invocation: Invocation, outcome: string, detail: string | null) => ({
+        entry: {
+          at: new Date(),
+          userId: invocation.userId,
+          userName: invocation.userName,
+          guildId: null,
+          channelId: null,
+          command: 'domain',
+          subcommand: 'dns',
+          target: invocation.target ?? null,
+          outcome,
+          detail,
+          correlationId: invocation.correlationId,
+          durationMs: null,
+          parameters: null,
+          changeId: invocation.changeId ?? null,
+        },
+        announce: false,
+      }),
+      announceDue: async () => {},
       data: () => {},
       fail: async (_i: unknown, _invocation: Invocation, error: unknown) => {
         throw error;

@@ -139,14 +139,9 @@ export class ChangeSender {
       invocation.logger.warn({ err: error }, 'confirmation could not be acknowledged; change not sent');
       if (!state.sending.delete(record.id)) return;
       // Refused: this replica stalled, and another one has recorded (and told) the change's one outcome.
-      const settled = await settleOutcome(
-        this.state,
-        record,
-        NOT_SENT,
-        { reason: 'not acknowledged', sent: false },
-        invocation,
-      );
-      if (settled === true) await answers.finish(invocation, NOT_SENT, 'not acknowledged');
+      const why = { reason: 'not acknowledged', sent: false };
+      const settled = await settleOutcome(this.state, record, NOT_SENT, why, invocation, why.reason);
+      if (settled === true) await answers.finish(invocation, NOT_SENT, 'not acknowledged', true);
       return;
     }
     if (recheck && !(await this.#stillHolds(interaction, record, spec, invocation, t, approver))) return;
@@ -171,7 +166,8 @@ export class ChangeSender {
     }
     // Gone from `sending` means a forced shutdown already recorded and told the owner.
     if (!state.sending.delete(record.id)) return;
-    const settled = await settleOutcome(this.state, record, 'done', outcome.result ?? {}, invocation);
+    const detail = approver ? `approved by ${approver.name}` : null;
+    const settled = await settleOutcome(this.state, record, 'done', outcome.result ?? {}, invocation, detail);
     if (settled !== true) {
       await tellNotRecorded(this.state, interaction, record, invocation, t, 'done', outcome.private, settled);
       return;
@@ -183,7 +179,7 @@ export class ChangeSender {
       changeData(record, spec, 'done', { result: outcome.result ?? null, private: outcome.privateData }),
     );
     await this.#tellDone(interaction, record, spec, invocation, outcome, t, approver);
-    await answers.finish(invocation, 'done', approver ? `approved by ${approver.name}` : null);
+    await answers.finish(invocation, 'done', detail, true);
   }
 
   /**
@@ -214,7 +210,14 @@ export class ChangeSender {
     const status = notSent(t, t('errors.store_undecided'));
     const settled = lost
       ? false
-      : await settleOutcome(this.state, record, NOT_SENT, { reason: 'store', sent: false }, invocation);
+      : await settleOutcome(
+          this.state,
+          record,
+          NOT_SENT,
+          { reason: 'store', sent: false },
+          invocation,
+          'store',
+        );
     await answers.safely(invocation, () =>
       interaction.editReply(
         approver
@@ -222,7 +225,7 @@ export class ChangeSender {
           : statusBody(record, t, Colour.danger, status),
       ),
     );
-    if (settled === true) await answers.finish(invocation, NOT_SENT, 'store');
+    if (settled === true) await answers.finish(invocation, NOT_SENT, 'store', true);
     return false;
   }
 
@@ -281,13 +284,8 @@ export class ChangeSender {
     if (!state.sending.delete(record.id)) return;
     const sent = sentState(error);
     const kind = error instanceof HostingApiError ? error.kind : 'internal';
-    const settled = await settleOutcome(
-      this.state,
-      record,
-      sent,
-      { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null },
-      invocation,
-    );
+    const result = { error: kind, status: error instanceof HostingApiError ? (error.status ?? null) : null };
+    const settled = await settleOutcome(this.state, record, sent, result, invocation, kind);
     if (settled !== true) {
       await tellNotRecorded(this.state, interaction, record, invocation, t, sent, undefined, settled);
       return;
@@ -309,7 +307,7 @@ export class ChangeSender {
     await answers.safely(invocation, () =>
       interaction.editReply(statusBody(record, t, Colour.danger, status, components)),
     );
-    await answers.finish(invocation, sent, kind);
+    await answers.finish(invocation, sent, kind, true);
     if (sent === 'unknown' && spec.readBack) {
       state.track(readBackChange(state, interaction, record, spec, invocation, t));
     }
@@ -341,7 +339,8 @@ export class ChangeSender {
       const reason = error instanceof RefusalError ? error.reason : 'internal';
       // Given up at shutdown meanwhile: recorded and told there.
       if (!state.sending.delete(record.id)) return false;
-      const settled = await settleOutcome(this.state, record, NOT_SENT, { reason, sent: false }, invocation);
+      const why = { reason, sent: false };
+      const settled = await settleOutcome(this.state, record, NOT_SENT, why, invocation, reason);
       if (settled !== true) {
         invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
         return false;
@@ -355,18 +354,13 @@ export class ChangeSender {
         ),
       );
       answers.data(interaction, changeData(record, spec, NOT_SENT, { result: { error: reason } }));
-      await answers.finish(invocation, NOT_SENT, reason);
+      await answers.finish(invocation, NOT_SENT, reason, true);
       return false;
     }
     if (!outdated) return true;
     if (!state.sending.delete(record.id)) return false;
-    const settled = await settleOutcome(
-      this.state,
-      record,
-      NOT_SENT,
-      { reason: OUTDATED, sent: false },
-      invocation,
-    );
+    const why = { reason: OUTDATED, sent: false };
+    const settled = await settleOutcome(this.state, record, NOT_SENT, why, invocation, OUTDATED);
     if (settled !== true) {
       invocation.logger.warn({ change: record.id, settled }, 'outcome not recorded after checking again');
       return false;
@@ -376,7 +370,7 @@ export class ChangeSender {
       'what the change was made against has changed: not sent, offered anew',
     );
     await this.offerAnew(interaction, record, spec, invocation, outdated, approver);
-    await answers.finish(invocation, NOT_SENT, OUTDATED);
+    await answers.finish(invocation, NOT_SENT, OUTDATED, true);
     return false;
   }
 

@@ -35,9 +35,14 @@ export class ChangeSweeper {
     try {
       for await (const record of journal.overdue()) await this.expire(record.id, record);
       const live = await this.state.deps.liveReplicas();
-      for (const record of await journal.orphans(live)) {
+      // Handed to the connection or not (ChangeJournal.handOver): `unknown`, or `failed` never sent;
+      // each end lands with its audit row.
+      const ending = (record: ChangeRecord) =>
+        record.state === 'unknown'
+          ? answers.ending(this.state.invocationOf(record), 'unknown', 'replica stopped')
+          : answers.ending(this.state.invocationOf(record), 'failed', 'not sent');
+      for (const record of await journal.orphans(live, ending)) {
         const invocation = this.state.invocationOf(record);
-        // Handed to the connection or not (ChangeJournal.handOver): `unknown`, or `failed` never sent.
         const sent = record.state === 'unknown';
         invocation.logger.warn(
           { change: record.id, state: record.state },
@@ -45,7 +50,12 @@ export class ChangeSweeper {
             ? 'the replica sending this change stopped; outcome unknown'
             : 'this change was never handed to the provider; not sent',
         );
-        await answers.finish(invocation, sent ? 'unknown' : 'failed', sent ? 'replica stopped' : 'not sent');
+        await answers.finish(
+          invocation,
+          sent ? 'unknown' : 'failed',
+          sent ? 'replica stopped' : 'not sent',
+          true,
+        );
         // Its prompt still says "Sending…" and only the replica that sent it could have edited it: the
         // channel is told instead, naming the requester, so nobody sends it again blindly.
         if (!record.channelId) continue;
@@ -64,6 +74,8 @@ export class ChangeSweeper {
             invocation.logger.warn({ err: error }, 'could not post the outcome of a swept change');
           });
       }
+      // The audit-channel lines their settling replica did not post within a lease (it died, say).
+      await answers.announceDue();
     } catch (error) {
       logger.warn({ err: error }, 'could not sweep expired changes');
     }

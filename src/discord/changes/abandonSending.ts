@@ -26,10 +26,8 @@ async function abandon(
   const to: SentState = handed ? 'unknown' : NOT_SENT;
   let settled: boolean;
   try {
-    settled = await journal.settle(record, 'sending', to, {
-      reason: 'shutdown',
-      ...(!handed && { sent: false }),
-    });
+    const result = { reason: 'shutdown', ...(!handed && { sent: false }) };
+    settled = await journal.settle(record, 'sending', to, result, answers.ending(invocation, to, 'shutdown'));
   } catch (error) {
     journal.release(record.id);
     invocation.logger.error(
@@ -46,5 +44,5 @@ async function abandon(
     ? t('changes.outcome.shutdown', { reference: t('errors.reference', { id: record.correlationId }) })
     : notSent(t);
   await answers.safely(invocation, () => interaction.editReply(statusBody(record, t, Colour.danger, status)));
-  await answers.finish(invocation, to, 'shutdown');
+  await answers.finish(invocation, to, 'shutdown', true);
 }

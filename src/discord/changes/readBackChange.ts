@@ -56,7 +56,10 @@ export async function readBackChange(
   }
   const applied = lastRead;
   const to: SentState = applied ? 'done' : 'failed';
-  if (!(await journal.settle(record, 'unknown', to, { readBack: applied ? 'applied' : 'not applied' }))) {
+  const resolved = { ...invocation, startedAt: performance.now() };
+  const result = { readBack: applied ? 'applied' : 'not applied' };
+  // With its audit row (one transaction), as every end.
+  if (!(await journal.settle(record, 'unknown', to, result, answers.ending(resolved, to, 'read-back')))) {
     return;
   }
   invocation.logger.info({ change: record.id, applied }, 'unknown outcome resolved by read-back');
@@ -82,5 +85,5 @@ export async function readBackChange(
       }),
     );
   }
-  await answers.finish({ ...invocation, startedAt: performance.now() }, to, 'read-back');
+  await answers.finish(resolved, to, 'read-back', true);
 }

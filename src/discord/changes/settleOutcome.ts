@@ -23,7 +23,8 @@ const SETTLE_RETRY_MS = 2 * LEASE_MS;
 export type Settled = boolean | 'unrecorded';
 
 /**
- * sending → `to`, for a change this process holds: a store error is retried with backoff (a blip, a
+ * sending → `to` with its audit row, for a change this process holds (its caller then tells it and calls
+ * `answers.finish(…, audited)`, which posts the row's audit-channel line): a store error is retried with backoff (a blip, a
  * serialization failure, a restart of the database). Past twice the lease the change is released to
  * this replica's own sweep, so its slot frees within one sweep even if the store keeps refusing this
  * write.
@@ -34,15 +35,18 @@ export async function settleOutcome(
   to: SentState,
   result: Record<string, unknown>,
   invocation: Invocation,
+  detail: string | null,
 ): Promise<Settled> {
-  const { journal } = state.deps;
+  const { journal, answers } = state.deps;
+  // Its audit row lands with it (one transaction): no end is recorded without its row.
+  const ended = answers.ending(invocation, to, detail);
   const started = performance.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      const settled = await journal.settle(record, 'sending', to, result);
+      const settled = await journal.settle(record, 'sending', to, result, ended);
       if (settled || attempt === 0) return settled;
-      // Refused after an error: the earlier attempt may have landed with its answer lost (then the
-      // record holds exactly what it wrote; a sweep's would say why it swept).
+      // Refused after an error: the earlier attempt may have landed, audit row and all, with its answer
+      // lost (then the record holds exactly what it wrote; a sweep's would say why it swept).
       const now = await journal.get(record.id);
       return now?.state === to && JSON.stringify(now.result) === JSON.stringify(result);
     } catch (error) {

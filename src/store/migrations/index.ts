@@ -17,6 +17,7 @@ import * as m0015 from './0015_dns_set_outcome_of_change.js';
 import * as m0016 from './0016_change_serial_key.js';
 import * as m0017 from './0017_watch_flagged.js';
 import * as m0018 from './0018_registry_answers.js';
+import * as m0019 from './0019_audit_announce.js';
 
 /**
  * Every migration, in order, listed by hand: a bundle or a compiled `dist/` can't be scanned reliably,
@@ -41,5 +42,6 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0016_change_serial_key': { up: (db) => m0016.up(db) },
     '0017_watch_flagged': { up: (db) => m0017.up(db) },
     '0018_registry_answers': { up: (db) => m0018.up(db) },
+    '0019_audit_announce': { up: (db) => m0019.up(db, engine) },
   };
 }

@@ -21,190 +21,23 @@ import {
   waitUntil,
 } from '../../support/e2eHelpers.js';
 import type { DispatchedInteraction } from '../../support/FakeDiscord.js';
-import {
-  type Fault,
-  FaultPlan,
-  faultyStore,
-  type KnownChanges,
-  transitionOf,
-} from '../../support/FaultyStore.js';
+import { type Fault, FaultPlan, faultyStore } from '../../support/FaultyStore.js';
 import { ROLES, startTestBot, type TestBot } from '../../support/startTestBot.js';
+import {
+  type Case,
+  type FaultClass,
+  type MatrixRow,
+  STEPS,
+  type Step,
+  TERMINAL,
+  touches,
+} from './faultCases.js';
 
 export const AUDIT_CHANNEL = '500000000000000043';
 const APPROVER = '900000000000000043';
 /** The sweep's period (ChangeSweeper): a case ends within the lease and one sweep. */
 const SWEEP_MS = 10_000;
-const TERMINAL = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);
 const RECORDS = 'www 3600 A 203.0.113.7';
-
-export type FaultClass = 'one store error' | 'store unreachable > lease';
-
-export const STEPS = [
-  'prompt stored',
-  'claim at Confirm',
-  'claim at Approve',
-  'slot taken (claim landed, answer lost)',
-  'DNS set stored',
-  'recheck',
-  'request written',
-  'answer read (settle landed, answer lost)',
-  'settle done',
-  'settle failed',
-  'settle unknown',
-  'audit row',
-] as const;
-export type Step = (typeof STEPS)[number];
-
-export interface MatrixRow {
-  step: Step;
-  fault: FaultClass;
-  engine: 'sqlite' | 'postgres';
-  /** The first change's final state (`none`: no record was made), and what the provider received. */
-  ended: string;
-  sent: number;
-  /** The next change to the same domain. */
-  next: string;
-}
-
-interface Case {
-  step: Step;
-  /** `/domain register`, put up for approval; a DNS set otherwise (serial slot, recheck, remembered set). */
-  register?: true;
-  /** The call that is the step: where the fault strikes. */
-  call: string;
-  when: (domain: string) => NonNullable<Fault['when']>;
-  /** `after`: the call lands and its answer is lost. */
-  at?: 'before' | 'after';
-  /** Armed once the prompt is shown (the prompt makes that call too, or the step is the Confirm). */
-  afterPrompt?: true;
-  /** What the provider answers this case's request. */
-  reply?: 'refused' | 'dropped';
-  /** The press is answered "try again", and the user presses again (once the store answers). */
-  pressAgain?: true;
-  /** Expected final state and requests at the provider. */
-  ended: string;
-  sent: number;
-}
-
-/** Every call that touches the change(s) of one target: what "the store unreachable" means to them. */
-function touches(domain: string) {
-  return (args: readonly unknown[], known: KnownChanges): boolean =>
-    args.some((arg) => {
-      if (arg === domain) return true;
-      if (typeof arg === 'string') return known.get(arg)?.target === domain;
-      if (arg && typeof arg === 'object') {
-        const entry = arg as { target?: unknown; changeId?: unknown };
-        return (
-          entry.target === domain ||
-          (typeof entry.changeId === 'string' && known.get(entry.changeId)?.target === domain)
-        );
-      }
-      return false;
-    });
-}
-
-const inserting = (d: string) => (args: readonly unknown[]) => (args[0] as { target?: unknown }).target === d;
-
-export const CASES: readonly Case[] = [
-  { step: 'prompt stored', call: 'changes.insert', when: inserting, ended: 'none', sent: 0 },
-  {
-    step: 'claim at Confirm',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'pending', 'sending'),
-    afterPrompt: true,
-    pressAgain: true,
-    ended: 'done',
-    sent: 1,
-  },
-  {
-    step: 'claim at Approve',
-    register: true,
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'awaiting_approval', 'sending'),
-    pressAgain: true,
-    ended: 'done',
-    sent: 1,
-  },
-  {
-    step: 'slot taken (claim landed, answer lost)',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'pending', 'sending'),
-    at: 'after',
-    afterPrompt: true,
-    ended: 'failed',
-    sent: 0,
-  },
-  {
-    step: 'DNS set stored',
-    // The set is written in the claim's transaction: the write fails, the claim with it.
-    call: 'changes.transition',
-    when: (d) => (args, known) =>
-      transitionOf(d, 'pending', 'sending')(args, known) && Boolean((args[3] as { sends?: unknown }).sends),
-    afterPrompt: true,
-    pressAgain: true,
-    ended: 'done',
-    sent: 1,
-  },
-  {
-    step: 'recheck',
-    // The prompt read the latest set too: armed once it is shown, the next read is the recheck's.
-    call: 'dnsSets.latest',
-    when: (d) => (args) => args[0] === d,
-    afterPrompt: true,
-    ended: 'failed',
-    sent: 0,
-  },
-  {
-    step: 'request written',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'sending', 'sending'),
-    ended: 'failed',
-    sent: 0,
-  },
-  {
-    step: 'answer read (settle landed, answer lost)',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'sending', 'done'),
-    at: 'after',
-    ended: 'done',
-    sent: 1,
-  },
-  {
-    step: 'settle done',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'sending', 'done'),
-    ended: 'done',
-    sent: 1,
-  },
-  {
-    step: 'settle failed',
-    reply: 'refused',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'sending', 'failed'),
-    ended: 'failed',
-    sent: 1,
-  },
-  {
-    step: 'settle unknown',
-    reply: 'dropped',
-    call: 'changes.transition',
-    when: (d) => transitionOf(d, 'sending', 'unknown'),
-    ended: 'unknown',
-    sent: 1,
-  },
-  {
-    step: 'audit row',
-    call: 'audit.insert',
-    when: (d) => (args, known) => {
-      const entry = args[0] as { changeId?: string | null; outcome?: string };
-      return Boolean(
-        entry.changeId && known.get(entry.changeId)?.target === d && TERMINAL.has(entry.outcome ?? ''),
-      );
-    },
-    ended: 'done',
-    sent: 1,
-  },
-];
 
 /** The fault of a case: one error at its step, or the store unreachable (for it) from its step on. */
 function faultOf(c: Case, domain: string, faultClass: FaultClass): Omit<Fault, 'hits'> {
@@ -385,11 +218,14 @@ export async function runCase(
         .join('\n')
         .slice(0, 3000)}`,
     ).toEqual([ended]);
-    const lines = t.discord
-      .channelMessages(AUDIT_CHANNEL)
-      .filter((m) => record !== undefined && m.content.includes(record.correlationId));
+    const lines = () =>
+      t.discord
+        .channelMessages(AUDIT_CHANNEL)
+        .filter((m) => record !== undefined && m.content.includes(record.correlationId));
+    // Posted by the settling replica, or (its take failed) by a sweep once due: a lease and one sweep.
+    await waitUntil(() => lines().length > 0, `${c.step}: the audit line`, 2 * (LEASE_MS + SWEEP_MS));
     expect(
-      lines.map((m) => m.content.includes(`**${ended}**`)),
+      lines().map((m) => m.content.includes(`**${ended}**`)),
       `${c.step}: audit lines`,
     ).toEqual([true]);
     // Never `failed` for one that may have been sent: a failure without a request says it was not sent.

@@ -1,15 +1,8 @@
 // One engine's run of the fault matrix: one bot per fault class, every case of the class at once (each
 // on a domain of its own), then the table it makes checked against docs/reliability.md.
 import { afterAll, expect, it } from 'vitest';
-import {
-  CASES,
-  type FaultClass,
-  type MatrixBot,
-  type MatrixRow,
-  renderMatrix,
-  runCase,
-  startMatrixBot,
-} from './faultMatrix.js';
+import { CASES, type FaultClass, type MatrixRow } from './faultCases.js';
+import { type MatrixBot, renderMatrix, runCase, startMatrixBot } from './faultMatrix.js';
 import { expectReliabilityTable } from './reliabilityDoc.js';
 
 const CLASSES: FaultClass[] = ['one store error', 'store unreachable > lease'];
