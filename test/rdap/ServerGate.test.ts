@@ -20,8 +20,10 @@ describe('ServerGate', () => {
       ),
     );
     expect(peak).toBe(2);
+    // Read inside each job, a little after the gate started it (a GC can fall between): the gate spaces its
+    // starts 30 ms apart, so two readings are never much under that, and without spacing they would be ≈ 0.
     for (let i = 1; i < starts.length; i++) {
-      expect((starts[i] as number) - (starts[i - 1] as number)).toBeGreaterThanOrEqual(29);
+      expect((starts[i] as number) - (starts[i - 1] as number)).toBeGreaterThanOrEqual(27);
     }
   });
 
