@@ -1,7 +1,7 @@
 // 15. The operator pages and the calendar at 100,000 watched domains, every one failing (issue 40): the
 // built bot on a SQLite store seeded with that many failing domains (a provider outage: every domain has a
 // failure series), HTTP_PORT and the calendar's own listener on, started under --inspect. The longest
-// event-loop block (scrape.ts's 1 ms probe in the bot) during a scrape rendered after a change of the watch
+// event-loop block (bench/eventLoopProbe.ts, a 1 ms timer in the bot) during a scrape rendered after a change of the watch
 // data, the time of a scrape with nothing changed, and the calendar: its URL rendered after a change (time
 // to the file's last byte, longest block), a poll with nothing new (304), and /watch calendar (too large
 // for Discord at this size: the time to that answer and its longest block). A change is what any
@@ -16,10 +16,11 @@ import { freePort } from '../../test/support/freePort.js';
 import { ROLES } from '../botSetup.js';
 import { Cdp } from '../cdp.js';
 import { waitUntil, warmUp } from '../dispatch.js';
+import { PROBE, type ProbeReading, within } from '../eventLoopProbe.js';
 import { withBot } from '../launch.js';
 import type { Metric, MetricResult, Row } from '../report.js';
 import { fmtSummary, mb, median, ms, summarize } from '../stats.js';
-import { forkScraper, PROBE, type ProbeReading, seedStore, within } from './scrape.js';
+import { forkScraper, seedStore } from './scrape.js';
 
 const DOMAINS = 100_000;
 const CHANGED_RENDERS = 5;
@@ -232,7 +233,7 @@ export const operatorPages: Metric = {
     return {
       rows: rowsOf(r),
       details: [
-        `The built bot on a SQLite store of its own seeded with ${count(DOMAINS)} watched domains, every one failing (3 failures in a row; expiry dates over ten years, one in 997 unknown), HTTP_PORT and CALENDAR_PORT on, --inspect for the probe (scrape.ts's 1 ms timer in the bot); a change = a new change stamp of the watch data in the store; scrapes and the calendar read by a child process`,
+        `The built bot on a SQLite store of its own seeded with ${count(DOMAINS)} watched domains, every one failing (3 failures in a row; expiry dates over ten years, one in 997 unknown), HTTP_PORT and CALENDAR_PORT on, --inspect for the probe (bench/eventLoopProbe.ts: a 1 ms timer in the bot); a change = a new change stamp of the watch data in the store; scrapes and the calendar read by a child process`,
         `- scrapes rendered after a change: ${fmtSummary(summarize(r.changed.map((t) => t.ms)))}; longest blocks ${r.changed.map((t) => `${ms(t.block.wall)} (${within(t.block)})`).join(', ')}; ${count(r.changed[0]?.bytes ?? 0)} bytes`,
         `- scrapes with nothing changed: ${fmtSummary(summarize(r.unchanged.map((t) => t.ms)))}; longest blocks ${r.unchanged.map((t) => ms(t.block.wall)).join(', ')}`,
         `- calendar URL after a change: ${ms(r.calendar.ms)} to the last byte, ${count(r.calendar.bytes)} bytes, longest block ${ms(r.calendar.block.wall)} (${within(r.calendar.block)}); a poll with its ETag: ${r.notModified.status} in ${ms(r.notModified.ms)}`,
