@@ -41,7 +41,7 @@ RUN mkdir -p /app/data /app/.compile-cache && chown node:node /app/data /app/.co
 VOLUME ["/app/data"]
 USER node
 # Fill the compile cache: loading the bundle compiles it, and with no configuration HostOps then exits (78).
-RUN node --max-semi-space-size=4 --max-old-space-size=256 --v8-pool-size=1 dist/src/index.js >/dev/null 2>&1; test -n "$(ls -A /app/.compile-cache)"
+RUN node --max-semi-space-size=4 --v8-pool-size=1 dist/src/index.js >/dev/null 2>&1; test -n "$(ls -A /app/.compile-cache)"
 # Only what may face the internet (`docker run -P` publishes every EXPOSEd port on every interface):
 # 8081, POST /interactions in INTERACTIONS_MODE=http (INTERACTIONS_PORT), and 8082, the calendar URL's own
 # listener (CALENDAR_PORT). 8080, /healthz and /metrics (HTTP_PORT), is private: the health check and
@@ -53,12 +53,10 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # it, drains within SHUTDOWN_GRACE_MS (8 s) and exits before Docker's 10-second SIGKILL.
 # The node options of `npm start` (docs/deploying.md): --max-semi-space-size=4 (MB) because V8's
 # young generation otherwise grows to 16 MB per semi-space in a burst (Node 20; 64 MB on Node 24) and keeps
-# it (a 200-command burst then peaks above 128 MiB); --max-old-space-size=256 (MB) because V8 sizes its old
-# generation from the host's memory, not the container's, and lets garbage pile up to ≈ 200 MB before a
-# full collection (10,000 commands then a quiet minute: RSS 295 MB, with the limit 178 MB; 256 rather than
-# less because 100,000 watched domains need ≈ 45 MB live and a tighter limit means long full GCs);
+# it (a 200-command burst then peaks above 128 MiB); no --max-old-space-size: it holds the heap small after
+# hours of use but makes V8 collect in full on the acknowledgements' path (docs/deploying.md, "Memory");
 # --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
 # arena, and the one that tiers up undici's WebAssembly HTTP parser keeps ≈ 10 MB after it (one CPU's
 # worth of background threads is what a small container has anyway).
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "--v8-pool-size=1", "--diagnostic-dir=/app/data", "--heapsnapshot-signal=SIGUSR2", "dist/src/index.js"]
+CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "--diagnostic-dir=/app/data", "--heapsnapshot-signal=SIGUSR2", "dist/src/index.js"]
