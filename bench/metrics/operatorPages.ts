@@ -238,7 +238,7 @@ export const operatorPages: Metric = {
         `- scrapes with nothing changed: ${fmtSummary(summarize(r.unchanged.map((t) => t.ms)))}; longest blocks ${r.unchanged.map((t) => ms(t.block.wall)).join(', ')}`,
         `- calendar URL after a change: ${ms(r.calendar.ms)} to the last byte, ${count(r.calendar.bytes)} bytes, longest block ${ms(r.calendar.block.wall)} (${within(r.calendar.block)}); a poll with its ETag: ${r.notModified.status} in ${ms(r.notModified.ms)}`,
         `- /watch calendar after a change (too large for Discord, said from the size the file is at least): answered in ${ms(r.command.ms)}, longest block ${ms(r.command.block.wall)} (${within(r.command.block)})`,
-        `- heap used after a forced full GC at the end (the live data at this size, against --max-old-space-size in npm start): ${mb(r.heapAfterGc)}`,
+        `- heap used after a forced full GC at the end (the live data at this size): ${mb(r.heapAfterGc)}`,
       ],
     };
   },
