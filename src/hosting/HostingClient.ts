@@ -4,6 +4,7 @@ import { Pool } from 'undici';
 import { newCorrelationId } from '../correlationId.js';
 import { scrubSecrets } from '../logger.js';
 import { cutText } from '../text/cutText.js';
+import { AnswerTurns } from './AnswerTurns.js';
 import { ConnectionQueue, type Turn } from './ConnectionQueue.js';
 import { HostingApiError, type HostingErrorKind, type RedactedRequest } from './HostingApiError.js';
 import type { AttemptEvent, CallOptions, HostingClientOptions, RetryPolicy } from './HostingClientOptions.js';
@@ -59,6 +60,7 @@ export class HostingClient {
   /** Who gets the next free connection: the pool itself never queues. */
   readonly #queue: ConnectionQueue;
   readonly #flights = new SingleFlight();
+  readonly #turns = new AnswerTurns();
   readonly #timeZone: string;
   readonly #logger: Logger;
   readonly #retry: RetryPolicy;
@@ -219,7 +221,9 @@ export class HostingClient {
       watcher: options?.watcher,
     });
     try {
-      return await (reader.gaveUp ? Promise.race([flight.work, reader.gaveUp]) : flight.work);
+      const answer = await (reader.gaveUp ? Promise.race([flight.work, reader.gaveUp]) : flight.work);
+      await this.#turns.next();
+      return answer;
     } catch (error) {
       // A reader's reference leads to the log lines of the request it shared.
       if (error instanceof HostingApiError && error.correlationId !== correlationId) {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { AnswerTurns } from '../../src/hosting/AnswerTurns.js';
+
+describe('AnswerTurns', () => {
+  it('resumes answers that arrive together one per turn, with the rest of the loop running between them', async () => {
+    const turns = new AnswerTurns();
+    const order: string[] = [];
+    // What a caller does once its answer resumes it; anything the loop had queued meanwhile (a gateway
+    // event's read, an HTTP request) is stood in for by a setImmediate queued from inside that work.
+    const caller = async (name: string) => {
+      await turns.next();
+      order.push(name);
+      setImmediate(() => order.push(`loop after ${name}`));
+    };
+    await Promise.all([caller('a'), caller('b'), caller('c')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['a', 'loop after a', 'b', 'loop after b', 'c', 'loop after c']);
+  });
+
+  it('lets a lone answer resume in the next turn', async () => {
+    const turns = new AnswerTurns();
+    const order: string[] = [];
+    setImmediate(() => order.push('queued before'));
+    await turns.next();
+    order.push('answer');
+    expect(order).toEqual(['queued before', 'answer']);
+  });
+});
