@@ -41,7 +41,7 @@ RUN mkdir -p /app/data /app/.compile-cache && chown node:node /app/data /app/.co
 VOLUME ["/app/data"]
 USER node
 # Fill the compile cache: loading the bundle compiles it, and with no configuration HostOps then exits (78).
-RUN node --max-semi-space-size=4 --v8-pool-size=1 dist/src/index.js >/dev/null 2>&1; test -n "$(ls -A /app/.compile-cache)"
+RUN node --max-semi-space-size=4 --v8-pool-size=1 --expose-gc dist/src/index.js >/dev/null 2>&1; test -n "$(ls -A /app/.compile-cache)"
 # Only what may face the internet (`docker run -P` publishes every EXPOSEd port on every interface):
 # 8081, POST /interactions in INTERACTIONS_MODE=http (INTERACTIONS_PORT), and 8082, the calendar URL's own
 # listener (CALENDAR_PORT). 8080, /healthz and /metrics (HTTP_PORT), is private: the health check and
@@ -57,6 +57,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # hours of use but makes V8 collect in full on the acknowledgements' path (docs/deploying.md, "Memory");
 # --v8-pool-size=1 because each of V8's default 4 worker threads keeps its own malloc
 # arena, and the one that tiers up undici's WebAssembly HTTP parser keeps ≈ 10 MB after it (one CPU's
-# worth of background threads is what a small container has anyway).
+# worth of background threads is what a small container has anyway); --expose-gc so HostOps can collect in
+# full once it has gone quiet after work (src/IdleCollector.ts), giving back what a burst grew.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "--diagnostic-dir=/app/data", "--heapsnapshot-signal=SIGUSR2", "dist/src/index.js"]
+CMD ["node", "--max-semi-space-size=4", "--v8-pool-size=1", "--expose-gc", "--diagnostic-dir=/app/data", "--heapsnapshot-signal=SIGUSR2", "dist/src/index.js"]

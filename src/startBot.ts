@@ -9,6 +9,7 @@ import { InitialResponses } from './discord/http/InitialResponses.js';
 import { serveInteractions } from './discord/http/serveInteractions.js';
 import type { InteractionRouter } from './discord/InteractionRouter.js';
 import type { HostingClient } from './hosting/HostingClient.js';
+import { IdleCollector } from './IdleCollector.js';
 import { translator } from './i18n/Translator.js';
 import type { Logger, SecretRegistry } from './logger.js';
 import { HealthState } from './observability/HealthState.js';
@@ -107,6 +108,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const { store, presence, router, watch, hosting } = runtime;
   const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
   void housekeeping.run();
+  const collector = new IdleCollector(logger);
   presence.onHeartbeat = (ok) => {
     health.store = ok ? 'ok' : 'unreachable';
   };
@@ -177,6 +179,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
       const drained = await runtime.drain(Math.max(0, graceMs - (performance.now() - started)));
       await delivery.close();
       housekeeping.stop();
+      collector.stop();
       // A run waiting on the registries' pace (hours for a long list) must not hold up the shutdown.
       runtime.registry?.stop();
       await scheduler?.stop();

@@ -16,7 +16,7 @@ const launch = startLaunch(start);
 describe('how HostOps is started', () => {
   it('npm start names the allocator setting and the node options', () => {
     expect(launch.env).toEqual({ MALLOC_TRIM_THRESHOLD_: '131072' });
-    expect(launch.nodeArgs).toEqual(['--max-semi-space-size=4', '--v8-pool-size=1']);
+    expect(launch.nodeArgs).toEqual(['--max-semi-space-size=4', '--v8-pool-size=1', '--expose-gc']);
   });
 
   it("the image's runtime stage sets the same environment", () => {

@@ -13,7 +13,16 @@ import { circles, filesUnder, importGraph, importsOf, ROOT } from './sourceFiles
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Plain helpers every part uses.
-  ['text', 'i18n', 'logger.ts', 'correlationId.ts', 'generatePassword.ts', 'TurnBudget.ts', 'gzipParts.ts'],
+  [
+    'text',
+    'i18n',
+    'logger.ts',
+    'correlationId.ts',
+    'generatePassword.ts',
+    'TurnBudget.ts',
+    'gzipParts.ts',
+    'IdleCollector.ts',
+  ],
   // The running Node's version, checked before anything else loads (it reads only package.json's engines).
   ['node'],
   // The provider's API client (knows nothing of Discord, the store or the config), the process guards.

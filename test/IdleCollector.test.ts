@@ -1,0 +1,36 @@
+// The idle collection npm start and the image enable (--expose-gc): in a process of its own, as it ships.
+import { execFile } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { sourceEntryArgs } from './support/runSource.js';
+
+interface Seen {
+  grownMb: number;
+  nowMb: number;
+  collections: number;
+}
+
+const run = (nodeArgs: string[], mode: 'quiet' | 'busy') =>
+  new Promise<Seen>((resolve, reject) => {
+    const args = [...nodeArgs, ...sourceEntryArgs('test/fixtures/idleCollectorChild.ts'), mode];
+    execFile(process.execPath, args, { timeout: 30_000 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as Seen),
+    );
+  });
+
+describe('IdleCollector', () => {
+  it('gives memory back once the process is quiet after growing', async () => {
+    const seen = await run(['--expose-gc'], 'quiet');
+    expect(seen.collections).toBe(1);
+    expect(seen.grownMb - seen.nowMb).toBeGreaterThan(60);
+  });
+
+  it('never collects while the event loop is busy', async () => {
+    const seen = await run(['--expose-gc'], 'busy');
+    expect(seen.collections).toBe(0);
+  });
+
+  it('does nothing without --expose-gc', async () => {
+    const seen = await run([], 'quiet');
+    expect(seen.collections).toBe(0);
+  });
+});
