@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { RegistryRecord, Store } from '../store/index.js';
 import { RdapBootstrap } from './RdapBootstrap.js';
@@ -37,14 +38,22 @@ export interface RegistryOutcome extends RegistryView {
   alerts: RegistryAlert[];
 }
 
+/**
+ * RFC 9083 §4.5: event dates are RFC 3339 date-times, offset included. Date.parse alone would take "1" for
+ * 2001-01-01, roll 2031-02-30 over into March and read a date without an offset in the process's own zone:
+ * a wrong date. Only a valid calendar date-time with its offset is read; anything else is unreadable.
+ */
+const rfc3339 = z.iso.datetime({ offset: true });
+
 function keptFields(object: DomainObject, server: string): RegistryAnswer {
   const expiration = object.events?.find((e) => e.eventAction.toLowerCase() === 'expiration');
   let expiresAt: string | null = null;
   if (expiration?.eventDate !== undefined) {
-    const instant = Date.parse(expiration.eventDate);
     // A date that does not parse is no date: never guess one.
-    if (Number.isNaN(instant)) return { kind: 'unreadable', server, why: 'expiration date is not a date' };
-    expiresAt = new Date(instant).toISOString();
+    if (!rfc3339.safeParse(expiration.eventDate).success) {
+      return { kind: 'unreadable', server, why: 'expiration date is not a date' };
+    }
+    expiresAt = new Date(Date.parse(expiration.eventDate)).toISOString();
   }
   return {
     kind: 'ok',
