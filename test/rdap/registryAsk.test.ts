@@ -30,7 +30,12 @@ beforeAll(async () => {
     RDAP_BOOTSTRAP_URL: `${fake.origin}/dns.json`,
     RDAP_MIN_INTERVAL_MS: '0',
   });
-  registry = createRegistryCheck({ config, store, logger: logs.logger, now: () => clock.now }) as RegistryCheck;
+  registry = createRegistryCheck({
+    config,
+    store,
+    logger: logs.logger,
+    now: () => clock.now,
+  }) as RegistryCheck;
 });
 afterAll(async () => {
   await registry?.close();
