@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
 /**
  * The watch asks again once an answer is this old: a day, less the few minutes a daily run's start may
- * vary by, so a run at 08:00 each day asks each time, and an hourly schedule still asks only once a day.
+ * vary by, so a run at 08:00 each day asks each time; a schedule more often than daily asks every 23 h.
  */
 export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
 /** How long someone in Discord waits for a registry, queue included, before the answer goes without it. */
