@@ -14,7 +14,10 @@ export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
  * vary by, so a run at 08:00 each day asks each time; a schedule more often than daily asks every 23 h.
  */
 export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
-/** How long someone in Discord waits for a registry, queue included, before the answer goes without it. */
+/**
+ * The whole of a command's look-up, its turn at the server and the request included: past it the answer
+ * says the registry could not be asked just now (busy: still waiting for its turn; timeout: asked, no answer).
+ */
 const URGENT_BUDGET_MS = 8_000;
 /**
  * After a look-up that got no answer (registry unreachable, timing out, failing), the same domain is not
