@@ -33,7 +33,7 @@ import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
-import { registryBeside, registryFields, registryNote } from './domain/registryBeside.js';
+import { registryBeside, registryFields, registryNote, withRegistry } from './domain/registryBeside.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;
@@ -282,18 +282,19 @@ export const domain = defineCommand(definition, {
         const days = info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null;
         const providerExpiry = info.expiryDate?.toISODate() ?? null;
         const zone = context.config.hosting.timeZone;
-        const registry = (
-          await registryBeside(context, [{ domain: name.ascii, unicode: name.unicode, providerExpiry }])
-        ).get(name.ascii);
-        const embed = renderDomainInfo(name, info, today(context), context.t);
-        if (registry) embed.fields?.push(...registryFields(registry, providerExpiry, zone, context.t));
-        return {
-          embeds: [embed],
-          data: {
-            ...domainInfoData(name, info, days),
-            ...(registry ? { registry: registryData(registry, zone) } : {}),
-          },
-        };
+        const entry = { domain: name.ascii, unicode: name.unicode, providerExpiry };
+        // The provider's answer does not wait long for the registry's: that may follow as an edit.
+        return withRegistry(context, entry, (registry) => {
+          const embed = renderDomainInfo(name, info, today(context), context.t);
+          if (registry) embed.fields?.push(...registryFields(registry, providerExpiry, zone, context.t));
+          return {
+            embeds: [embed],
+            data: {
+              ...domainInfoData(name, info, days),
+              ...(registry ? { registry: registryData(registry, zone) } : {}),
+            },
+          };
+        });
       },
     }),
     expiry: read({

@@ -126,6 +126,13 @@ describe('parseConfig', () => {
       concurrency: 4,
       maxDomains: 10_000,
     });
+    // Issue 44's contract: on, IANA's bootstrap file, one request at a time per server, a second apart.
+    expect(config.rdap).toEqual({
+      enabled: true,
+      bootstrapUrl: 'https://data.iana.org/rdap/dns.json',
+      maxPerServer: 1,
+      minIntervalMs: 1000,
+    });
   });
 
   it('reads the Discord, role and contact variables', () => {

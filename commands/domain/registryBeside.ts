@@ -1,5 +1,5 @@
 import { type APIEmbedField, TimestampStyles, time } from 'discord.js';
-import type { CommandContext } from '../../src/discord/CommandModule.js';
+import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
 import type { MessageKey, Translator } from '../../src/i18n/Translator.js';
 import type { RdapFailure } from '../../src/rdap/RdapClient.js';
 import { REQUEST_MAX_AGE_MS } from '../../src/rdap/RegistryCheck.js';
@@ -62,6 +62,50 @@ export async function registryBeside(
   return views;
 }
 
+/**
+ * The registry's share of a /domain info's wait once the provider has answered: past it, the provider's
+ * answer goes out with the registry "still being asked", and the reply is edited when the registry answers
+ * (or gives up: RegistryCheck bounds that). A slow registry never holds up the provider's answer for long.
+ */
+export const REGISTRY_SHARE_MS = 1_500;
+
+/**
+ * `render`ed with the registry's word for one domain, or — when the registry has not answered within
+ * `budgetMs` — with what was stored before, marked pending, and `later` the answer with the registry's
+ * word (never rejects). Without the registry check (RDAP_CHECK=off), `render()` at once.
+ */
+export async function withRegistry(
+  context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now'>,
+  entry: { domain: string; unicode: string; providerExpiry: string | null },
+  render: (view?: RegistryBeside) => ReadAnswer,
+  budgetMs = REGISTRY_SHARE_MS,
+): Promise<ReadAnswer> {
+  const { registry } = context;
+  if (!registry) return render();
+  const providerReadAt = context.now();
+  const asking = registryBeside(context, [entry]).then(
+    (views) => views.get(entry.domain),
+    (error: unknown) => {
+      context.logger.error({ err: error, domain: entry.domain }, 'rdap: look-up failed');
+      return { record: undefined, failed: 'network', providerReadAt } satisfies RegistryBeside;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  const first = await Promise.race([
+    asking,
+    new Promise<typeof late>((resolve) => {
+      timer = setTimeout(() => resolve(late), budgetMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (first !== late) return render(first);
+  const stored = await registry.stored(entry.domain).catch(() => undefined);
+  return {
+    ...render({ record: stored, pending: true, providerReadAt }),
+    later: asking.then(render),
+  };
+}
+
 const ago = (date: Date) => time(date, TimestampStyles.RelativeTime);
 
 /** The registry's expiry and status, with when it and the provider were read: one field of /domain info. */
@@ -73,7 +117,11 @@ export function registryFields(
 ): APIEmbedField[] {
   const { record } = view;
   const lines: string[] = [];
-  const notAsked = view.failed ? t('rdap.info.not_asked', { why: t(WHY[view.failed]) }) : undefined;
+  const notAsked = view.pending
+    ? t('rdap.info.asking')
+    : view.failed
+      ? t('rdap.info.not_asked', { why: t(WHY[view.failed]) })
+      : undefined;
   let status: string | undefined;
   if (!record) lines.push(notAsked ?? t('domain.info.unknown'));
   else {

@@ -104,8 +104,9 @@ export class RdapClient {
   }
 
   /**
-   * GETs `url` and validates the JSON answer with `schema`. `signal` bounds the whole of it, turns in
-   * the queue included (then `busy`); `urgent` goes ahead of the watch's requests.
+   * GETs `url` and validates the JSON answer with `schema`. `signal` bounds the whole of it: ended while
+   * waiting for a turn it is `busy` (our own limits), ended during a request `timeout` (the registry was
+   * slow). `urgent` goes ahead of the watch's requests.
    */
   async getJson<S extends z.ZodType>(
     url: URL,
@@ -124,7 +125,7 @@ export class RdapClient {
       const gate = this.gate(server);
       let answer: Once;
       try {
-        answer = await gate.run(() => this.#once(current, options.maxBytes ?? this.#maxBytes), {
+        answer = await gate.run(() => this.#once(current, options.maxBytes ?? this.#maxBytes, signal), {
           ...(options.urgent ? { urgent: true } : {}),
           signal,
         });
@@ -183,7 +184,8 @@ export class RdapClient {
     }
   }
 
-  async #once(url: URL, maxBytes: number): Promise<Once> {
+  /** One request, ended by its own timeout or by `signal` (the caller's bound, or stop()). */
+  async #once(url: URL, maxBytes: number, signal: AbortSignal): Promise<Once> {
     const started = performance.now();
     const report = (status: string) =>
       this.options.onRequest?.({
@@ -196,7 +198,7 @@ export class RdapClient {
         dispatcher: this.#agent,
         method: 'GET',
         headers: { accept: ACCEPT },
-        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), this.#stopping.signal]),
+        signal: AbortSignal.any([AbortSignal.timeout(this.#timeoutMs), signal]),
       });
       const status = response.statusCode;
       if (status !== 200) {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { RegistryRecord, Store } from '../store/index.js';
 import { RdapBootstrap } from './RdapBootstrap.js';
@@ -10,10 +11,13 @@ const HOUR_MS = 3_600_000;
 export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
 /**
  * The watch asks again once an answer is this old: a day, less the few minutes a daily run's start may
- * vary by, so a run at 08:00 each day asks each time, and an hourly schedule still asks only once a day.
+ * vary by, so a run at 08:00 each day asks each time; a schedule more often than daily asks every 23 h.
  */
 export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
-/** How long someone in Discord waits for a registry, queue included, before the answer goes without it. */
+/**
+ * The whole of a command's look-up, its turn at the server and the request included: past it the answer
+ * says the registry could not be asked just now (busy: still waiting for its turn; timeout: asked, no answer).
+ */
 const URGENT_BUDGET_MS = 8_000;
 /**
  * After a look-up that got no answer (registry unreachable, timing out, failing), the same domain is not
@@ -37,14 +41,22 @@ export interface RegistryOutcome extends RegistryView {
   alerts: RegistryAlert[];
 }
 
+/**
+ * RFC 9083 §4.5: event dates are RFC 3339 date-times, offset included. Date.parse alone would take "1" for
+ * 2001-01-01, roll 2031-02-30 over into March and read a date without an offset in the process's own zone:
+ * a wrong date. Only a valid calendar date-time with its offset is read; anything else is unreadable.
+ */
+const rfc3339 = z.iso.datetime({ offset: true });
+
 function keptFields(object: DomainObject, server: string): RegistryAnswer {
   const expiration = object.events?.find((e) => e.eventAction.toLowerCase() === 'expiration');
   let expiresAt: string | null = null;
   if (expiration?.eventDate !== undefined) {
-    const instant = Date.parse(expiration.eventDate);
     // A date that does not parse is no date: never guess one.
-    if (Number.isNaN(instant)) return { kind: 'unreadable', server, why: 'expiration date is not a date' };
-    expiresAt = new Date(instant).toISOString();
+    if (!rfc3339.safeParse(expiration.eventDate).success) {
+      return { kind: 'unreadable', server, why: 'expiration date is not a date' };
+    }
+    expiresAt = new Date(Date.parse(expiration.eventDate)).toISOString();
   }
   return {
     kind: 'ok',

@@ -6,6 +6,8 @@ import { registryDate } from './registryFindings.js';
 export interface RegistryBeside extends RegistryView {
   /** When the provider's answer shown beside it was read. */
   providerReadAt: Date;
+  /** Still being asked: `record` is what was stored before, and the answer is edited once it comes. */
+  pending?: true;
 }
 
 /** What an answer's data (the console's --json) carries of the registry. */
@@ -20,6 +22,8 @@ export type RegistryData = {
   providerReadAt: string;
   /** Why it could not be asked just now. */
   failed?: string;
+  /** Still being asked when the answer went out (an edit follows). */
+  pending?: true;
 };
 
 export function registryData(view: RegistryBeside, zone: string): RegistryData {
@@ -33,5 +37,6 @@ export function registryData(view: RegistryBeside, zone: string): RegistryData {
     readAt: record?.readAt.toISOString() ?? null,
     providerReadAt: view.providerReadAt.toISOString(),
     ...(view.failed ? { failed: view.failed } : {}),
+    ...(view.pending ? { pending: true } : {}),
   };
 }

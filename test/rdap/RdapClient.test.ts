@@ -124,6 +124,19 @@ describe('RdapClient', () => {
     expect((await c.getJson(domainUrl(registry, 'quick.alpha'), domainObjectSchema)).kind).toBe('ok');
   });
 
+  it('the caller’s bound ends a request under way too: a timeout (the registry was slow), not busy', async () => {
+    // The server would answer within the client's own timeout; the caller's bound is shorter.
+    registry.domains.set('slower.alpha', { body: domainObject('slower.alpha'), delayMs: 3000 });
+    const c = client({ timeoutMs: 5000 });
+    const answer = await c.getJson(domainUrl(registry, 'slower.alpha'), domainObjectSchema, {
+      signal: AbortSignal.timeout(300),
+      urgent: true,
+    });
+    expect(answer).toMatchObject({ kind: 'failed', why: 'timeout' });
+    expect(registry.paths).toEqual(['/rdap/domain/slower.alpha']);
+    expect(events.map((e) => e.status)).toEqual(['timeout']);
+  });
+
   it('follows redirects to https a bounded number of times, never to http', async () => {
     other.domains.set('moved.alpha', { body: domainObject('moved.alpha') });
     registry.responder = (path) => {

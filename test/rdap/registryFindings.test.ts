@@ -1,7 +1,9 @@
 // The registry's findings, pure: what the store held, what the registry says now, the provider's date.
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../src/i18n/Translator.js';
 import { decideRegistry, type RegistryAnswer } from '../../src/rdap/registryFindings.js';
 import type { RegistryRecord } from '../../src/store/index.js';
+import { alertLine } from '../../src/watch/renderDigest.js';
 
 const ZONE = 'Europe/Berlin';
 const READ = new Date('2030-03-01T07:00:00Z');
@@ -117,5 +119,21 @@ describe('decideRegistry', () => {
     const { record, alerts } = decide(held, undefined, '2031-01-10', { watched: false });
     expect(alerts).toEqual([]);
     expect(record).toMatchObject({ statuses: ['client hold'], flags: [], watched: false });
+  });
+
+  it('expiry differs says which date is earlier, either way, in English and German', () => {
+    // A renewal charged but not passed on: the registry still has the old date.
+    const renewalLost = decide(ok({ expiresAt: '2030-01-10T12:00:00.000Z' })).alerts;
+    const registryLater = decide(ok({ expiresAt: '2032-01-10T12:00:00.000Z' })).alerts;
+    const lines = (t: ReturnType<typeof translator>) =>
+      [...renewalLost, ...registryLater].map((alert) => alertLine(alert, t));
+    expect(lines(translator('en'))).toEqual([
+      "📅 **example.com**: the registry says it expires 2030-01-10, the provider 2031-01-10 (the registry's date is earlier)",
+      "📅 **example.com**: the registry says it expires 2032-01-10, the provider 2031-01-10 (the provider's date is earlier)",
+    ]);
+    expect(lines(translator('de'))).toEqual([
+      '📅 **example.com**: laut Registry läuft sie am 10.01.2030 ab, laut Provider am 10.01.2031 (das Datum der Registry ist früher)',
+      '📅 **example.com**: laut Registry läuft sie am 10.01.2032 ab, laut Provider am 10.01.2031 (das Datum des Providers ist früher)',
+    ]);
   });
 });

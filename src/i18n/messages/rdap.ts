@@ -21,6 +21,7 @@ export const en = {
   'rdap.info.not_found': 'the registry does not know this domain',
   'rdap.info.unreadable': 'registry answer unreadable',
   'rdap.info.not_asked': 'the registry could not be asked just now ({why})',
+  'rdap.info.asking': 'still asking the registry: this message is updated when it answers',
   'rdap.info.no_date': 'no expiry date given',
   'rdap.info.none': 'none',
   'rdap.info.differs': "⚠️ differs from the provider's date",
@@ -54,6 +55,8 @@ export const de = translationOf(en)({
   'rdap.info.not_found': 'die Registry kennt diese Domain nicht',
   'rdap.info.unreadable': 'Antwort der Registry unlesbar',
   'rdap.info.not_asked': 'die Registry war gerade nicht zu erreichen ({why})',
+  'rdap.info.asking':
+    'die Registry wird noch gefragt: diese Nachricht wird aktualisiert, sobald sie antwortet',
   'rdap.info.no_date': 'kein Ablaufdatum angegeben',
   'rdap.info.none': 'keiner',
   'rdap.info.differs': '⚠️ weicht vom Datum des Providers ab',
