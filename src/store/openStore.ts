@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import type { Logger } from '../logger.js';
 import { noBulkWriter, sqliteBulkWriter } from './bulkWriter.js';
+import { cachedStatements } from './cachedStatements.js';
 import { createKyselyStore } from './kyselyStore.js';
 import { migrations } from './migrations/index.js';
 import type { Store } from './Store.js';
@@ -49,7 +50,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     let dialect: Dialect;
     if (target.engine === 'sqlite') {
       const database = await openSqliteFile(target.path);
-      dialect = new SqliteDialect({ database });
+      dialect = new SqliteDialect({ database: cachedStatements(database) });
       if (target.path !== ':memory:')
         bulkWriter = sqliteBulkWriter(database, target.path, (error) =>
           options.logger?.warn(
