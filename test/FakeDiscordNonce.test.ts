@@ -26,9 +26,7 @@ it('enforce_nonce: the same nonce from the bot returns its message; without enfo
   expect(await post({ content: 'one again', nonce: 'hostops-l1', enforce_nonce: true })).toBe(first);
   // In another channel too: Discord dedupes by author and nonce.
   const other = fake.addChannel({ id: '500000000000000001' });
-  expect(await post({ content: 'elsewhere', nonce: 'hostops-l1', enforce_nonce: true }, other.id)).toBe(
-    first,
-  );
+  expect(await post({ content: 'elsewhere', nonce: 'hostops-l1', enforce_nonce: true }, other)).toBe(first);
   expect(fake.channelMessages().map((m) => m.content)).toEqual(['one']);
   const plain = await post({ content: 'plain', nonce: 'hostops-l1' });
   expect(plain).not.toBe(first);
