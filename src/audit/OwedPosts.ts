@@ -50,12 +50,17 @@ export class OwedPosts {
       this.#logger.warn({ err: error, cid }, 'owed posts left to the sweep');
       return;
     }
-    for (const post of taken) await this.#post(post);
+    await this.#postAll(taken);
   }
 
   /** The sweep: every owed post whose time has come (its taker died, or its post failed). */
   async due(): Promise<void> {
-    for (const post of await this.#take({ due: DUE_PAGE })) await this.#post(post);
+    await this.#postAll(await this.#take({ due: DUE_PAGE }));
+  }
+
+  /** At once: a post Discord holds in one channel does not hold another channel's (the client queues by channel). */
+  async #postAll(posts: readonly OwedPost[]): Promise<void> {
+    await Promise.all(posts.map((post) => this.#post(post)));
   }
 
   #take(which: PostsToTake): Promise<OwedPost[]> {
