@@ -1,4 +1,4 @@
-import type { AuditEntry } from './Store.js';
+import type { AuditEntry } from './auditRecords.js';
 
 /**
  * What an audit row owes Discord until Discord has accepted it: its line in the audit channel, or — a
