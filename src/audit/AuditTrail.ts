@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
-import type { AuditEntry, NewAuditEntry, Store } from '../store/index.js';
+import type { NewAuditEntry, PostKind, Store } from '../store/index.js';
+import type { ChannelPosts } from './channelPosts.js';
+import { OwedPosts } from './OwedPosts.js';
 
 /** Waits before each retry of an audit row the store refused: together, past a lease of outage. */
 const AUDIT_RETRIES_MS = [100, 400, 1_500, 5_000, 10_000] as const;
 
 /** Outcomes that end a change, each worth one line in the audit channel. */
 const CHANGE_ENDINGS = new Set(['done', 'failed', 'unknown', 'cancelled', 'expired', 'rejected']);
-/** Owed lines a sweep posts at most at once. */
-const DUE_PAGE = 50;
 
 export interface AuditEvent extends NewAuditEntry {
   /** The command changes something: its endings and refusals go to the audit channel too. */
@@ -23,12 +23,14 @@ export interface AuditEvent extends NewAuditEntry {
 export class AuditTrail {
   readonly #store: Store;
   readonly #logger: Logger;
-  readonly #announce: ((event: AuditEvent) => Promise<void>) | undefined;
+  readonly #posts: ChannelPosts | undefined;
+  readonly #owed: OwedPosts;
 
-  constructor(store: Store, logger: Logger, announce?: (event: AuditEvent) => Promise<void>) {
+  constructor(store: Store, logger: Logger, posts?: ChannelPosts, onAbandoned?: (kind: PostKind) => void) {
     this.#store = store;
     this.#logger = logger;
-    this.#announce = announce;
+    this.#posts = posts;
+    this.#owed = new OwedPosts(store, logger, posts, onAbandoned);
   }
 
   async record(event: AuditEvent): Promise<void> {
@@ -53,36 +55,31 @@ export class AuditTrail {
   /** Whether the event has a line in the audit channel. */
   announces(event: AuditEvent): boolean {
     const ending = CHANGE_ENDINGS.has(event.outcome) || event.outcome === 'refused';
-    return event.changing && ending && this.#announce !== undefined;
+    return event.changing && ending && this.#posts?.lines === true;
+  }
+
+  /** Whether a change's end can owe its channel a notice (there is a channel, and a way to post there). */
+  notices(event: AuditEvent): boolean {
+    return event.changing && Boolean(event.channelId) && this.#posts !== undefined;
   }
 
   /**
-   * A change's end whose row was written with the end itself (its line owed in the store): the line is
+   * A change's end whose row was written with the end itself, with what it owes Discord (OwedPosts):
    * posted if this call takes it. If the store cannot say, the sweep takes it once it is due.
    */
   async announceWritten(event: AuditEvent): Promise<void> {
-    if (!this.announces(event) || !event.changeId) return;
-    let taken: AuditEntry[];
-    try {
-      taken = await this.#store.audit.takeAnnouncements({ changeId: event.changeId, outcome: event.outcome });
-    } catch (error) {
-      this.#logger.warn({ err: error, cid: event.correlationId }, 'audit line left to the sweep');
-      return;
-    }
-    if (taken.length > 0) await this.#post(event);
+    if (!event.changeId) return;
+    await this.#owed.written(event.changeId, event.outcome, event.correlationId);
   }
 
-  /** The sweep: every owed line whose settling replica did not post it within a lease (it died, say). */
-  async announceDue(): Promise<void> {
-    if (!this.#announce) return;
-    for (const entry of await this.#store.audit.takeAnnouncements({ due: DUE_PAGE })) {
-      await this.#post({ ...entry, changing: true });
-    }
+  /** The sweep: every owed post whose taker did not post it within a lease (it died, Discord failed). */
+  announceDue(): Promise<void> {
+    return this.#owed.due();
   }
 
   async #post(event: AuditEvent): Promise<void> {
     try {
-      await this.#announce?.(event);
+      await this.#posts?.post('line', event);
     } catch (error) {
       this.#logger.warn({ err: error, cid: event.correlationId }, 'could not post to the audit channel');
     }

@@ -14,6 +14,7 @@ import {
   type NewAuditEntry,
   NOT_HANDED,
   type OwedAudit,
+  type PostKind,
   type Store,
   TargetBusyError,
   type TransitionOptions,
@@ -70,12 +71,12 @@ const OVERDUE_PAGE = 100;
 export type SentState = 'done' | 'failed' | 'unknown';
 
 /**
- * A change's end as its audit row, written in the same transaction as the end itself; `announce`: the
- * row has a line in the audit channel, owed until a replica takes it (Store.audit.takeAnnouncements).
+ * A change's end as its audit row, written in the same transaction as the end itself, with what it owes
+ * Discord (its audit-channel line, a sweep's notice): owed until Discord accepted it (OwedPosts).
  */
 export interface Ended {
   entry: NewAuditEntry;
-  announce: boolean;
+  posts: readonly PostKind[];
 }
 
 /**
@@ -323,10 +324,10 @@ export class ChangeJournal {
     );
   }
 
-  /** An end's audit row; its audit-channel line, if it has one, is the sweep's to post a lease from now. */
-  #owed({ entry, announce }: Ended): OwedAudit {
-    if (!announce) return { entry };
-    return { entry, announceFrom: new Date(this.#now().getTime() + LEASE_MS) };
+  /** An end's audit row; what it owes Discord, if anything, is the sweep's to post a lease from now. */
+  #owed({ entry, posts }: Ended): OwedAudit {
+    if (posts.length === 0) return { entry };
+    return { entry, owes: { kinds: posts, from: new Date(this.#now().getTime() + LEASE_MS) } };
   }
 
   /**

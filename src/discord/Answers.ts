@@ -13,6 +13,7 @@ import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import type { RouterObserver } from '../observability/RouterObserver.js';
 import { InvalidOptionError, RefusalError } from '../replies/UserError.js';
+import type { PostKind } from '../store/index.js';
 import { labelParts } from '../text/commandLabel.js';
 import { describeError } from './describeError.js';
 
@@ -154,15 +155,22 @@ export class Answers {
     else await this.#audit.record(event);
   }
 
-  /** The audit-channel lines owed past their time (the sweep's: their settling replica did not post them). */
+  /** The posts owed past their time (the sweep's: their taker did not post them within a lease). */
   announceDue(): Promise<void> {
     return this.#audit.announceDue();
   }
 
-  /** A change's end as its audit row, for the store to write with the end itself (ChangeJournal.settle). */
-  ending(invocation: Invocation, outcome: SentState, detail: string | null): Ended {
-    const { changing, ...entry } = auditEvent(invocation, outcome, detail);
-    return { entry, announce: this.#audit.announces({ ...entry, changing }) };
+  /**
+   * A change's end as its audit row, for the store to write with the end itself (ChangeJournal.settle),
+   * with its audit-channel line and (`notice`: a change the sweep ended) the notice in its channel owed.
+   */
+  ending(invocation: Invocation, outcome: SentState, detail: string | null, notice = false): Ended {
+    const event = auditEvent(invocation, outcome, detail);
+    const { changing: _, ...entry } = event;
+    const posts: PostKind[] = [];
+    if (this.#audit.announces(event)) posts.push('line');
+    if (notice && this.#audit.notices(event)) posts.push('notice');
+    return { entry, posts };
   }
 }
 

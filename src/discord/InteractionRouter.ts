@@ -63,7 +63,7 @@ export class InteractionRouter {
     // calendar of read answers.
     const now = deps.storeNow ?? (() => new Date());
     this.#answers = new Answers(
-      new AuditTrail(deps.store, deps.logger, deps.announce),
+      new AuditTrail(deps.store, deps.logger, deps.posts, (kind) => deps.observer?.postAbandoned?.(kind)),
       translator(deps.config.botLocale),
       deps.observer,
     );

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../audit/AuditTrail.js';
+import type { ChannelPosts } from '../audit/channelPosts.js';
 import type { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
@@ -30,8 +30,11 @@ export interface RouterDeps {
    * console), a change that needs approval is refused, through the gate and into the audit trail.
    */
   approvalsHere?: boolean;
-  /** Posts one line in the audit channel (AUDIT_CHANNEL_ID); absent when there is none. */
-  announce?: (event: AuditEvent) => Promise<void>;
+  /**
+   * Posts what an audit row owes Discord: lines in the audit channel (AUDIT_CHANNEL_ID, if any), and the
+   * notices of changes the sweep ended in their channels. Absent: nothing is posted (nor owed).
+   */
+  posts?: ChannelPosts;
   /** Waits between read-backs after an unknown outcome (tests shorten them). */
   readBackDelaysMs?: readonly number[];
   /** This process among replicas sharing one store (host:pid:random). */

@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { coalesced, type DeflatedPart, deflatePart, gzipParts } from '../gzipParts.js';
 import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
+import type { PostKind } from '../store/index.js';
 import { TurnBudget } from '../TurnBudget.js';
 import type { Alert } from '../watch/alertRules.js';
 import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
@@ -66,6 +67,12 @@ export class Metrics implements RouterObserver, WatchObserver {
     name: 'hostops_api_retries_total',
     help: 'Hosting API attempts that are being retried',
     labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+  readonly #abandonedPosts = new Counter({
+    name: 'hostops_discord_posts_abandoned_total',
+    help: 'Posts owed to Discord (audit-channel lines, sweep notices) given up after every attempt, by kind',
+    labelNames: ['kind'] as const,
     registers: [this.registry],
   });
   readonly #claims = new Counter({
@@ -137,6 +144,10 @@ export class Metrics implements RouterObserver, WatchObserver {
   finished(command: string, outcome: CommandOutcome, ms: number): void {
     this.#commands.inc({ command, outcome });
     this.#commandSeconds.observe({ command, outcome }, ms / 1000);
+  }
+
+  postAbandoned(kind: PostKind): void {
+    this.#abandonedPosts.inc({ kind });
   }
 
   claimed(won: boolean): void {

@@ -1,4 +1,5 @@
 import type { CommandOutcome } from '../audit/outcomes.js';
+import type { PostKind } from '../store/index.js';
 
 /** What the interaction router reports as it answers (Metrics is one): times, outcomes, claims. */
 export interface RouterObserver {
@@ -13,4 +14,6 @@ export interface RouterObserver {
    * the console's `--json` prints it. It may hold what only that interaction's user may see.
    */
   answered?(interactionId: string, data: object): void;
+  /** A post owed to Discord (an audit line, a sweep's notice) was given up after every attempt. */
+  postAbandoned?(kind: PostKind): void;
 }

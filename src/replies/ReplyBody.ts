@@ -13,6 +13,12 @@ export interface ReplyBody {
 export interface MessageBody extends ReplyBody {
   /** Default: nobody. */
   allowed_mentions?: { parse: []; roles?: string[] };
+  /**
+   * Up to 25 characters; with `enforce_nonce`, Discord returns the message this bot already created with
+   * it (within a few minutes) instead of creating a second one.
+   */
+  nonce?: string;
+  enforce_nonce?: boolean;
 }
 
 /** Posting and editing messages as the bot, in any channel it can see. */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { commands as allCommands } from '../../commands/index.js';
-import type { AuditEvent } from '../audit/AuditTrail.js';
-import { announce } from '../audit/announce.js';
+import { channelPosts } from '../audit/channelPosts.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
@@ -184,9 +183,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     messages,
     config,
     logger,
-    ...(auditChannelId
-      ? { announce: (event: AuditEvent) => announce(messages, auditChannelId, event, channelT) }
-      : {}),
+    posts: channelPosts(messages, auditChannelId, channelT),
     ...(options.readBackDelaysMs ? { readBackDelaysMs: options.readBackDelaysMs } : {}),
     secrets,
     generatePassword: options.generatePassword ?? generatePassword,

@@ -1,4 +1,5 @@
 import type { Locale } from '../i18n/locales.js';
+import type { OwedPost, PostKind, PostsToTake } from './OwedPost.js';
 import type { NewRegistryRecord, RegistryFlag, RegistryRecord } from './registryTypes.js';
 
 /**
@@ -111,11 +112,11 @@ export interface TransitionOptions {
   audit?: OwedAudit;
 }
 
-/** An audit row; with `announceFrom`, its audit-channel line is owed (Store.audit.takeAnnouncements). */
+/** An audit row, and what it owes Discord (OwedPost: Store.audit.takePosts), if anything. */
 export interface OwedAudit {
   entry: NewAuditEntry;
-  /** From then on (the store's clock) any replica's sweep may take the line and post it. */
-  announceFrom?: Date;
+  /** Owed from `from` on (the store's clock): then any replica's sweep may take them and post them. */
+  owes?: { kinds: readonly PostKind[]; from: Date };
 }
 
 /** A form (modal) shown and not yet submitted: what its submit needs, whichever replica receives it. */
@@ -332,10 +333,13 @@ export interface Store {
     /** Returns the new entry's id. */
     insert(entry: NewAuditEntry): Promise<number>;
     /**
-     * Takes the owed audit-channel lines (OwedAudit) — of one change's end (`{ changeId, outcome }`), or
-     * `{ due: limit }` of those whose time has come by the store's clock — each for one caller only.
+     * Takes owed posts (OwedAudit) for `leaseMs` of the store's clock — the line of one change's end
+     * (`{ changeId, outcome }`, its first take only), or `{ due: limit }` of those whose time has come —
+     * each for one caller at a time; they stay owed until `postDone`.
      */
-    takeAnnouncements(which: { changeId: string; outcome: string } | { due: number }): Promise<AuditEntry[]>;
+    takePosts(which: PostsToTake, leaseMs: number): Promise<OwedPost[]>;
+    /** Discord accepted the post, or it was given up: no longer owed. False if it was not (any more). */
+    postDone(auditId: number, kind: PostKind): Promise<boolean>;
     /** Newest first (at desc, id desc); `total` counts every match, ignoring the page. */
     query(filter: AuditFilter, page: Page): Promise<{ rows: AuditEntry[]; total: number }>;
     /**

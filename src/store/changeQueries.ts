@@ -16,10 +16,17 @@ export function changeQueries(
   onAudit: () => void = () => {},
 ): Store['changes'] {
   /** A change's end and its audit row land together or not at all: the row is written in its transaction. */
-  const insertAudit = async (trx: Kysely<Database>, { entry, announceFrom }: OwedAudit) => {
-    await trx
+  const insertAudit = async (trx: Kysely<Database>, { entry, owes }: OwedAudit) => {
+    const { id } = await trx
       .insertInto('audit')
-      .values({ ...auditRow(entry), announce_due_at: announceFrom?.getTime() ?? null })
+      .values(auditRow(entry))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (!owes?.kinds.length) return;
+    const dueAt = owes.from.getTime();
+    await trx
+      .insertInto('owed_posts')
+      .values(owes.kinds.map((kind) => ({ audit_id: Number(id), kind, due_at: dueAt, attempts: 0 })))
       .execute();
   };
   return {

@@ -1,4 +1,6 @@
 export { TARGET_SUBSTRING_MIN } from './auditQueries.js';
+export type * from './OwedPost.js';
+export { POST_KINDS } from './OwedPost.js';
 export { type OpenStoreOptions, openStore } from './openStore.js';
 export { LEASE_MS, Presence } from './Presence.js';
 export type * from './registryTypes.js';

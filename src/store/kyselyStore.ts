@@ -14,6 +14,7 @@ import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { changeQueries } from './changeQueries.js';
 import { dnsSetQueries } from './dnsSetQueries.js';
 import { importRows } from './importRows.js';
+import { owedPostQueries } from './owedPostQueries.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
 import { registryQueries } from './registryQueries.js';
 import { auditRow, toAudit } from './rowMapping.js';
@@ -123,25 +124,7 @@ export function createKyselyStore(
         return row.id;
       },
 
-      async takeAnnouncements(which) {
-        // Taken by one conditional update: of the settling replica and every sweep, one posts the line.
-        let owed = db.selectFrom('audit').select('id').where('announce_due_at', 'is not', null);
-        owed =
-          'due' in which
-            ? owed
-                .where('announce_due_at', '<=', storeClockMs(engine))
-                .orderBy('announce_due_at')
-                .limit(which.due)
-            : owed.where('change_id', '=', which.changeId).where('outcome', '=', which.outcome);
-        const rows = await db
-          .updateTable('audit')
-          .set({ announce_due_at: null })
-          .where('id', 'in', owed)
-          .where('announce_due_at', 'is not', null)
-          .returningAll()
-          .execute();
-        return rows.map(toAudit);
-      },
+      ...owedPostQueries(db, engine),
 
       async query(filter, page) {
         const targetIndex = await useTargetIndex(filter);

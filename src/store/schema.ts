@@ -45,8 +45,18 @@ export interface AuditTable {
   change_id: string | null;
   acted_by_id: string | null;
   acted_by_name: string | null;
-  /** Its audit-channel line is owed from this time (store clock) on; null: none owed, or taken. */
+  /** Unused since migration 0020 (owed_posts), always null. */
   announce_due_at: number | null;
+}
+
+/** What an audit row owes Discord until it accepts it (migration 0020). */
+export interface OwedPostsTable {
+  audit_id: number;
+  kind: string;
+  /** Store clock: takeable from then on. */
+  due_at: number;
+  /** How many times it was taken. */
+  attempts: number;
 }
 
 export interface InteractionClaimsTable {
@@ -140,6 +150,7 @@ export interface Database {
   replicas: ReplicasTable;
   changes: ChangesTable;
   audit: AuditTable;
+  owed_posts: OwedPostsTable;
   interaction_claims: InteractionClaimsTable;
   job_runs: JobRunsTable;
 }

@@ -3,7 +3,7 @@ import { AUDITED_COMMANDS } from '../../commands/audit/auditedCommands.js';
 import { type AuditQuery, decodePageArgs, encodePageId } from '../../commands/audit/pageId.js';
 import { COUNT_CAP, definition, EXPORT_CAP, exportCsv } from '../../commands/audit.js';
 import { commands } from '../../commands/index.js';
-import { auditLine } from '../../src/audit/announce.js';
+import { auditLine } from '../../src/audit/channelPosts.js';
 import { AUDIT_OUTCOMES } from '../../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
 import { translator } from '../../src/i18n/Translator.js';

@@ -48,7 +48,7 @@ const ending = (record: ChangeRecord) => ({
     parameters: null,
     changeId: record.id,
   },
-  announce: false,
+  posts: [],
 });
 
 describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }) => {

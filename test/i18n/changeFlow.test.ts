@@ -178,7 +178,7 @@ describe('ChangeFlow in German', () => {
           parameters: null,
           changeId: invocation.changeId ?? null,
         },
-        announce: false,
+        posts: [],
       }),
       announceDue: async () => {},
       data: () => {},

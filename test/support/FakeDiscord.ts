@@ -55,6 +55,7 @@ import {
   validateMessageBody,
 } from './fakeDiscordPayloads.js';
 import { InteractionSigner, type SignedHeaders } from './interactionSigner.js';
+import { NonceWindow } from './NonceWindow.js';
 
 export interface FakeGuildOptions {
   id?: string;
@@ -90,7 +91,17 @@ export interface FakeDiscordOptions {
    * get 401 50027 Invalid Webhook Token, as from Discord. Default 15 minutes; `false` turns it off.
    */
   tokenLifetimeMs?: number | false;
+  /** How long a nonce with `enforce_nonce` dedupes a bot's messages (NonceWindow); default 2 minutes. */
+  nonceWindowMs?: number;
 }
+
+/**
+ * What happens to the bot's next messages POSTed to a channel (faultChannelPosts): an HTTP error and no
+ * message; the connection dropped and no message; held unanswered with no message created (`hold`), or
+ * created and its answer held (`hold-created`: Discord accepted it, the bot never hears so) — until the
+ * bot's socket closes or FakeDiscord stops.
+ */
+export type ChannelPostFault = { status: number } | 'drop' | 'hold' | 'hold-created';
 
 export interface RecordedRequest {
   method: string;
@@ -373,6 +384,8 @@ export class FakeDiscord {
   #nextIdentifyFailure: { code: number; reason: string } | undefined;
   #nextCallbackFailure: RestResult | undefined;
   #restDelayMs = 0;
+  readonly #nonces: NonceWindow;
+  readonly #channelPostFaults = new Map<string, ChannelPostFault>();
   /** While set, RESUME and IDENTIFY wait here instead of being answered (see holdSessions). */
   #heldSessionStarts: (() => void)[] | undefined;
   /** The request being routed: message handlers note on it which message they created or edited. */
@@ -391,6 +404,7 @@ export class FakeDiscord {
     this.#callbackDeadlineMs = options.callbackDeadlineMs ?? 3_000;
     this.#tokenLifetimeMs = options.tokenLifetimeMs ?? 15 * 60_000;
     this.#delivery = options.sessions ?? 'latest';
+    this.#nonces = new NonceWindow(options.nonceWindowMs);
 
     this.#botUser = this.#addUser(makeUser(this.botUserId, 'HostOps', true));
     this.#owner = this.#addUser(makeUser(snowflake(), 'guild-owner'));
@@ -718,6 +732,12 @@ export class FakeDiscord {
 
   setRestDelay(ms: number): void {
     this.#restDelayMs = ms;
+  }
+
+  /** Every later POST of a message to this channel meets `fault`, until called again without one. */
+  faultChannelPosts(channelId: string, fault?: ChannelPostFault): void {
+    if (fault === undefined) this.#channelPostFaults.delete(channelId);
+    else this.#channelPostFaults.set(channelId, fault);
   }
 
   /**
@@ -1339,6 +1359,26 @@ export class FakeDiscord {
     const unanswered = token === undefined ? undefined : this.#unanswered.get(token);
     if (unanswered !== undefined) await unanswered.catch(() => undefined);
     const parsed = await this.#parseBody(raw, String(req.headers['content-type'] ?? ''));
+    const posted = req.method === 'POST' ? /^\/channels\/(\d+)\/messages$/.exec(path)?.[1] : undefined;
+    const fault = posted === undefined ? undefined : this.#channelPostFaults.get(posted);
+    if (fault !== undefined && fault !== 'hold-created') {
+      this.requests.push({
+        method: 'POST',
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body: parsed.body,
+        at,
+      });
+      if (fault === 'drop') res.destroy();
+      else if (fault === 'hold') await this.#heldUntilClosed(res);
+      else {
+        const failed = apiError(fault.status, 0, `${fault.status}: FakeDiscord.faultChannelPosts`);
+        res.writeHead(failed.status, { 'content-type': 'application/json', ...failed.headers });
+        res.end(JSON.stringify(failed.body));
+      }
+      return;
+    }
     const result = this.#receive(
       {
         method: req.method ?? 'GET',
@@ -1353,6 +1393,10 @@ export class FakeDiscord {
       req.headers.authorization,
     );
 
+    if (fault === 'hold-created') {
+      await this.#heldUntilClosed(res);
+      return;
+    }
     const delayMs = this.#restDelayMs + (path.startsWith('/interactions/') ? this.#callbackDelayMs : 0);
     if (delayMs > 0) {
       try {
@@ -1369,6 +1413,15 @@ export class FakeDiscord {
     }
     res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
     res.end(JSON.stringify(result.body));
+  }
+
+  /** A request held unanswered until the bot gives up on it (its socket closes) or FakeDiscord stops. */
+  async #heldUntilClosed(res: ServerResponse): Promise<void> {
+    await new Promise<void>((resolve) => {
+      res.once('close', resolve);
+      this.#stopController.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    res.destroy();
   }
 
   /** Records a request, routes it, and tells those waiting for it. */
@@ -1509,9 +1562,26 @@ export class FakeDiscord {
       const body = asRecord(r.body) ?? {};
       const invalid = this.#validate(body, true, r);
       if (invalid !== undefined) return invalid;
+      const nonce =
+        typeof body.nonce === 'string' || typeof body.nonce === 'number' ? String(body.nonce) : undefined;
+      if (nonce !== undefined && nonce.length > 25) {
+        return invalidForm([
+          { path: ['nonce'], code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' },
+        ]);
+      }
+      // enforce_nonce: the bot's message with this nonce within the window is returned, not made again.
+      const existing =
+        nonce !== undefined && body.enforce_nonce === true
+          ? this.#messages.get(this.#nonces.find(this.botUserId, nonce) ?? '')
+          : undefined;
+      if (existing !== undefined) return json(200, existing);
       const message = this.#createMessage(channel.id, body, {
         type: body.message_reference === undefined ? MessageType.Default : MessageType.Reply,
       });
+      if (nonce !== undefined) {
+        (message as { nonce?: string }).nonce = nonce;
+        this.#nonces.remember(this.botUserId, nonce, message.id);
+      }
       return json(200, message);
     });
     this.#on('GET', '/channels/:channel/messages/:message', (_r, p) => {

@@ -1,5 +1,4 @@
 import { translator } from '../../i18n/Translator.js';
-import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
 import type { ApprovalFlow } from './ApprovalFlow.js';
@@ -31,16 +30,18 @@ export class ChangeSweeper {
    * (whichever replica gets there first), and records it.
    */
   async sweep(): Promise<void> {
-    const { journal, answers, messages, logger } = this.state.deps;
+    const { journal, answers, logger } = this.state.deps;
     try {
       for await (const record of journal.overdue()) await this.expire(record.id, record);
       const live = await this.state.deps.liveReplicas();
       // Handed to the connection or not (ChangeJournal.handOver): `unknown`, or `failed` never sent;
-      // each end lands with its audit row.
+      // each end lands with its audit row, and with the notice its channel is owed: its prompt still
+      // says "Sending…" and only the replica that sent it could have edited it, so the channel is told
+      // (channelPosts.orphanNotice), naming the requester, so nobody sends it again blindly.
       const ending = (record: ChangeRecord) =>
         record.state === 'unknown'
-          ? answers.ending(this.state.invocationOf(record), 'unknown', 'replica stopped')
-          : answers.ending(this.state.invocationOf(record), 'failed', 'not sent');
+          ? answers.ending(this.state.invocationOf(record), 'unknown', 'replica stopped', true)
+          : answers.ending(this.state.invocationOf(record), 'failed', 'not sent', true);
       for (const record of await journal.orphans(live, ending)) {
         const invocation = this.state.invocationOf(record);
         const sent = record.state === 'unknown';
@@ -50,31 +51,15 @@ export class ChangeSweeper {
             ? 'the replica sending this change stopped; outcome unknown'
             : 'this change was never handed to the provider; not sent',
         );
+        // Posts its audit line and its notice if it takes them (else a later sweep does, once due).
         await answers.finish(
           invocation,
           sent ? 'unknown' : 'failed',
           sent ? 'replica stopped' : 'not sent',
           true,
         );
-        // Its prompt still says "Sending…" and only the replica that sent it could have edited it: the
-        // channel is told instead, naming the requester, so nobody sends it again blindly.
-        if (!record.channelId) continue;
-        const t = this.state.channelT;
-        const words = {
-          requester: actorMention(record.requestedById, record.requestedByName),
-          command: record.command,
-          target: record.target ?? '',
-          reference: t('errors.reference', { id: record.correlationId }),
-        };
-        await messages
-          .post(record.channelId, {
-            content: t(sent ? 'changes.orphan.unknown' : 'changes.orphan.not_sent', words),
-          })
-          .catch((error: unknown) => {
-            invocation.logger.warn({ err: error }, 'could not post the outcome of a swept change');
-          });
       }
-      // The audit-channel lines their settling replica did not post within a lease (it died, say).
+      // What their takers did not post within a lease (they died, or Discord failed): lines, notices.
       await answers.announceDue();
     } catch (error) {
       logger.warn({ err: error }, 'could not sweep expired changes');

@@ -173,7 +173,7 @@ export const CASES: readonly Case[] = [
     // The audit-channel line is taken (one conditional write) before it is posted: the settling
     // replica's take fails, so the line is the sweep's, once it is due (a lease after the settle).
     step: 'notice posted',
-    call: 'audit.takeAnnouncements',
+    call: 'audit.takePosts',
     when: (d) => (args, known) => {
       const which = args[0] as { changeId?: string };
       return Boolean(which.changeId && known.get(which.changeId)?.target === d);

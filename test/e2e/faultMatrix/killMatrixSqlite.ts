@@ -91,8 +91,8 @@ export function killMatrixSqliteSuite(): void {
       lock.prepare('begin immediate').run();
     };
     // One held write per run (the wait for the lock holds the event loop), one run after another. The run
-    // holding a settled change's owed audit line comes last: a run killed between a sweep's take of an owed
-    // line and its post loses that line (docs/reliability.md), and the earlier runs owe none.
+    // holding a settled change's owed audit line comes last, so that only the restart's sweep posts it (a
+    // run killed between a take and its post leaves the line owed: postFaults.ts is that case).
     // Prompt stored: the command waits on the write lock at its first write (its interaction's claim).
     const a4 = await spawn();
     await a4.waitForLog(logged('gateway ready'), 20_000);
