@@ -206,6 +206,13 @@ export async function runCase(
     // Within the lease and one sweep of the fault's end (on a loaded machine: twice that).
     ended = await endOf(t, id, `${c.step}: the change to end`, 2 * (OUTAGE_MS + LEASE_MS + SWEEP_MS));
     await waitUntil(() => t.bot.router.inFlight === 0, 'the bot idle', 60_000);
+    // The checks below read through the same faulty store: a fault at a step after the end (the line's
+    // take) may have started its outage after the end was seen, and would fail the reads, not the bot.
+    await waitUntil(
+      () => faults.every((f) => f.untilMs === undefined || performance.now() >= f.untilMs),
+      `${c.step}: the store back`,
+      OUTAGE_MS * 3,
+    );
     // Exactly one audit row of the change's end, and one line in the audit channel, naming the same end.
     const record = await t.bot.store.changes.get(id);
     const rows = (await t.bot.store.audit.query({}, { limit: 1000, offset: 0 })).rows.filter(
