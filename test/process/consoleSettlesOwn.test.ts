@@ -146,10 +146,9 @@ describe('a console session on a shared store', () => {
     for (const { correlationId } of ownEnds) {
       await until(() => (lines(correlationId).length > 0 ? true : undefined), 'the console line', 30_000);
     }
-    expect(ownEnds.map((r) => lines(r.correlationId).map((m) => m.content.includes(`**${r.state}**`)))).toEqual([
-      [true],
-      [true],
-    ]);
+    expect(
+      ownEnds.map((r) => lines(r.correlationId).map((m) => m.content.includes(`**${r.state}**`))),
+    ).toEqual([[true], [true]]);
     // None of them was printed by the console as if it had been posted.
     expect(output()).not.toContain('**done**');
     second.kill('SIGTERM');

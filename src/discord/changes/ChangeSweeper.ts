@@ -74,18 +74,29 @@ export class ChangeSweeper {
     const record = known ?? (await journal.get(id));
     const spec = record && specs.get(record.command);
     if (!record || !spec) return;
-    if (record.state === 'awaiting_approval') {
-      const invocation = state.invocationOf(record);
-      const ended = answers.ending(invocation, 'expired', APPROVAL_TIMED_OUT);
-      if (!(await journal.ends.decide(record, spec, 'expired', record.approval ?? {}, ended))) return;
-      await this.approvals.editRequest(record, spec, state.channelT('changes.approval.expired'), invocation);
-      await answers.finish(invocation, 'expired', APPROVAL_TIMED_OUT, true);
+    const approval = record.state === 'awaiting_approval';
+    if (!approval && record.state !== 'pending') return;
+    const invocation = state.invocationOf(record);
+    const detail = approval ? APPROVAL_TIMED_OUT : null;
+    // Its audit row, and the line it owes, land with the end (one transaction).
+    const ended = answers.ending(invocation, 'expired', detail);
+    let expired: boolean;
+    try {
+      expired = approval
+        ? await journal.ends.decide(record, spec, 'expired', record.approval ?? {}, ended)
+        : await journal.ends.close(record, spec, 'expired', ended);
+    } catch (error) {
+      // Not recorded (the sweep expires it while it is overdue), or recorded with the answer lost (its
+      // row is in, and the sweep posts its owed line once due): either way the sweep ends it, once.
+      invocation.logger.warn({ err: error }, 'could not record the expiry; left to the sweep');
       return;
     }
-    if (record.state !== 'pending') return;
-    const invocation = state.invocationOf(record);
-    if (!(await journal.ends.close(record, spec, 'expired', answers.ending(invocation, 'expired', null))))
+    if (!expired) return;
+    if (approval) {
+      await this.approvals.editRequest(record, spec, state.channelT('changes.approval.expired'), invocation);
+      await answers.finish(invocation, 'expired', detail, true);
       return;
+    }
     const prompt = state.prompts.get(id);
     state.forgetPrompt(id);
     if (prompt) {
