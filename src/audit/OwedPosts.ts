@@ -64,8 +64,8 @@ export class OwedPosts {
   }
 
   #take(which: PostsToTake): Promise<OwedPost[]> {
-    // A process that cannot post (no Discord) takes nothing: what is owed waits for one that can.
-    return this.#posts ? this.#store.audit.takePosts(which, LEASE_MS) : Promise.resolve([]);
+    // A process that cannot post to Discord (a console) takes nothing: what is owed waits for a bot.
+    return this.#posts?.takes ? this.#store.audit.takePosts(which, LEASE_MS) : Promise.resolve([]);
   }
 
   async #post({ kind, attempts, entry }: OwedPost): Promise<void> {

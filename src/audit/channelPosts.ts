@@ -44,8 +44,10 @@ export function orphanNotice(entry: NewAuditEntry, t: Translator): string {
 
 /** The messages an audit row can owe Discord (OwedPost), as the bot posts them. */
 export interface ChannelPosts {
-  /** Whether there is an audit channel (AUDIT_CHANNEL_ID) for lines. */
+  /** Whether a change's end owes the audit channel its line: there is one (AUDIT_CHANNEL_ID), or may be. */
   readonly lines: boolean;
+  /** Whether this process posts what the store owes Discord (OwedPosts); if not, a bot's sweep does. */
+  readonly takes: boolean;
   /** Posts it; with a nonce, Discord creates it once however often it is posted (within its window). */
   post(kind: PostKind, entry: NewAuditEntry, nonce?: string): Promise<void>;
 }
@@ -61,6 +63,7 @@ export function channelPosts(
 ): ChannelPosts {
   return {
     lines: auditChannelId !== undefined,
+    takes: true,
     async post(kind, entry, nonce) {
       const channelId = kind === 'line' ? auditChannelId : entry.channelId;
       if (!channelId) return;
@@ -71,4 +74,13 @@ export function channelPosts(
       });
     },
   };
+}
+
+/**
+ * A console's: what it would post reaches only its terminal, so the line of every change it ends is left
+ * owed in the store (never taken here), for a bot replica's sweep to post to its audit channel a lease
+ * later; a bot without an audit channel drops it there. It posts nothing itself.
+ */
+export function leftToBots(): ChannelPosts {
+  return { lines: true, takes: false, post: async () => {} };
 }

@@ -10,16 +10,13 @@ import {
   type ChangeState,
   type DnsSet,
   HANDED,
-  LEASE_MS,
-  type NewAuditEntry,
   NOT_HANDED,
-  type OwedAudit,
-  type PostKind,
   type Store,
   TargetBusyError,
   type TransitionOptions,
 } from '../store/index.js';
-import { maskSecret } from './maskSecret.js';
+import { ChangeEnds } from './ChangeEnds.js';
+import { masked } from './masked.js';
 import { isSealed, type SecretSeal } from './SecretSeal.js';
 
 export interface Requester {
@@ -67,22 +64,11 @@ export interface MadeChange {
 const WAITING: readonly ChangeState[] = ['pending', 'awaiting_approval'];
 const OVERDUE_PAGE = 100;
 
-/** Where a change ends once it has been sent. */
-export type SentState = 'done' | 'failed' | 'unknown';
-
-/**
- * A change's end as its audit row, written in the same transaction as the end itself, with what it owes
- * Discord (its audit-channel line, a sweep's notice): owed until Discord accepted it (OwedPosts).
- */
-export interface Ended {
-  entry: NewAuditEntry;
-  posts: readonly PostKind[];
-}
-
 /**
  * The change records and their state machine: pending → sending → done | failed | unknown, and
  * pending → cancelled | expired. Every step is one conditional update in the store, so of two clicks,
- * two processes or a click racing the expiry, exactly one wins — nothing here is decided in memory.
+ * two processes or a click racing the expiry, exactly one wins — nothing here is decided in memory. The
+ * moves to a final state are `ends` (ChangeEnds): each lands with its audit row, or not at all.
  * Secrets live in a record only while the change may still be sent (pending, awaiting approval), and
  * then only sealed (SecretSeal): the store never holds one in clear.
  */
@@ -97,6 +83,8 @@ export class ChangeJournal {
    * given up. Its own sweep ends every other `sending` row of this replica (a settle the store refused).
    */
   readonly #held = new Set<string>();
+  /** Every move to a final state, each with its audit row in its transaction. */
+  readonly ends: ChangeEnds;
 
   /** Told of a claim the store could not decide (logged by the caller's logger). */
   #onUndecided: (record: ChangeRecord, error: unknown) => void = () => {};
@@ -107,6 +95,7 @@ export class ChangeJournal {
     this.#timeoutMs = timeoutMs;
     this.#replicaId = replicaId;
     this.#seal = seal;
+    this.ends = new ChangeEnds(store, now, replicaId, this.#held);
   }
 
   async open(
@@ -289,83 +278,9 @@ export class ChangeJournal {
     );
   }
 
-  /** awaiting_approval → rejected or expired; the secrets go with it. */
-  decide(
-    record: ChangeRecord,
-    spec: JournalledChange,
-    to: 'rejected' | 'expired',
-    approval: Record<string, unknown>,
-  ): Promise<boolean> {
-    return this.#store.changes.transition(
-      record.id,
-      'awaiting_approval',
-      to,
-      { parameters: masked(spec, record.parameters), approval },
-      { now: this.#now() },
-    );
-  }
-
   /** unknown → sending: the same change once more (only for repeatable ones). */
   resend(record: ChangeRecord, spec: JournalledChange): Promise<SendClaim> {
     return this.#toSending(record, spec, 'unknown', this.#sending(record, spec), { now: this.#now() });
-  }
-
-  /**
-   * Changes whose sending replica is no longer among the live ones, and this replica's own that no send
-   * of it holds: recorded `unknown` (or `failed`, never handed to the connection), each once.
-   */
-  orphans(live: readonly string[], audit: (swept: ChangeRecord) => Ended): Promise<ChangeRecord[]> {
-    return this.#store.changes.orphanSending(
-      live,
-      { reason: 'the replica sending it stopped' },
-      this.#now(),
-      { replicaId: this.#replicaId, held: [...this.#held] },
-      (swept) => this.#owed(audit(swept)),
-    );
-  }
-
-  /** An end's audit row; what it owes Discord, if anything, is the sweep's to post a lease from now. */
-  #owed({ entry, posts }: Ended): OwedAudit {
-    if (posts.length === 0) return { entry };
-    return { entry, owes: { kinds: posts, from: new Date(this.#now().getTime() + LEASE_MS) } };
-  }
-
-  /**
-   * sending (or, for a read-back, unknown) → its outcome. From `sending` only while this replica still
-   * holds the lease: false means another replica found it gone and has already recorded `unknown`.
-   */
-  async settle(
-    record: ChangeRecord,
-    from: ChangeState,
-    to: SentState,
-    result: Record<string, unknown>,
-    audit?: Ended,
-  ): Promise<boolean> {
-    const settled = await this.#store.changes.transition(
-      record.id,
-      from,
-      to,
-      { result },
-      {
-        now: this.#now(),
-        ...(from === 'sending' && { heldBy: this.#replicaId }),
-        ...(audit && { audit: this.#owed(audit) }),
-      },
-    );
-    // Decided either way (it threw otherwise): no longer this process's to hold.
-    if (from === 'sending') this.#held.delete(record.id);
-    return settled;
-  }
-
-  /** pending → cancelled or expired; the secrets go with the pending state. */
-  close(record: ChangeRecord, spec: JournalledChange, to: 'cancelled' | 'expired'): Promise<boolean> {
-    return this.#store.changes.transition(
-      record.id,
-      'pending',
-      to,
-      { parameters: masked(spec, record.parameters) },
-      { now: this.#now() },
-    );
   }
 
   /**
@@ -386,15 +301,4 @@ export class ChangeJournal {
       if (page.length < OVERDUE_PAGE) return;
     }
   }
-}
-
-/** The parameters with every secret, clear or sealed, replaced by its last four characters. */
-export function masked(spec: Pick<JournalledChange, 'secrets'>, parameters: object): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...parameters };
-  for (const key of spec.secrets ?? []) {
-    const value = copy[key];
-    if (typeof value === 'string') copy[key] = maskSecret(value);
-    else if (isSealed(value)) copy[key] = value.mask;
-  }
-  return copy;
 }

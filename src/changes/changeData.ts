@@ -1,5 +1,6 @@
 import type { ChangeRecord } from '../store/index.js';
-import { type JournalledChange, masked } from './ChangeJournal.js';
+import type { JournalledChange } from './ChangeJournal.js';
+import { masked } from './masked.js';
 
 /**
  * A change as data (the console's `--json`): the record's id, command, target and parameters (every

@@ -7,7 +7,7 @@ import {
 } from 'discord.js';
 import type { AuditEvent, AuditTrail } from '../audit/AuditTrail.js';
 import type { AuditOutcome, CommandOutcome } from '../audit/outcomes.js';
-import type { Ended, SentState } from '../changes/ChangeJournal.js';
+import type { Ended, EndState } from '../changes/ChangeEnds.js';
 import type { Locale } from '../i18n/locales.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
@@ -161,12 +161,14 @@ export class Answers {
   }
 
   /**
-   * A change's end as its audit row, for the store to write with the end itself (ChangeJournal.settle),
-   * with its audit-channel line and (`notice`: a change the sweep ended) the notice in its channel owed.
+   * A change's end as its audit row, for the store to write with the end itself (ChangeEnds), with its
+   * audit-channel line and (`notice`: a change the sweep ended) the notice in its channel owed. Its caller
+   * then calls `finish(…, audited)`, which posts what this process takes of it.
    */
-  ending(invocation: Invocation, outcome: SentState, detail: string | null, notice = false): Ended {
+  ending(invocation: Invocation, outcome: EndState, detail: string | null, notice = false): Ended {
     const event = auditEvent(invocation, outcome, detail);
-    const { changing: _, ...entry } = event;
+    const { changing: _, ...rest } = event;
+    const entry = { ...rest, outcome };
     const posts: PostKind[] = [];
     if (this.#audit.announces(event)) posts.push('line');
     if (notice && this.#audit.notices(event)) posts.push('notice');

@@ -1,7 +1,7 @@
 // What a command module writes for a changing subcommand (a ChangeSpec: how options become parameters, the
 // look-up, the preview, the recheck) and `change()`, which makes the ChangeHandler the change flow uses from
 // it, with the previews in every language and every secret masked in what the record keeps.
-import { masked } from '../changes/ChangeJournal.js';
+import { masked } from '../changes/masked.js';
 import { LOCALES } from '../i18n/locales.js';
 import { type Message, type Translator, translator } from '../i18n/Translator.js';
 import type { ChangePreview, LocalizedPreview } from '../replies/ReplyBody.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { commands as allCommands } from '../../commands/index.js';
-import { channelPosts } from '../audit/channelPosts.js';
+import { channelPosts, leftToBots } from '../audit/channelPosts.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
@@ -183,7 +183,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     messages,
     config,
     logger,
-    posts: channelPosts(messages, auditChannelId, channelT),
+    // A console's audit-channel lines are a bot's to post (its own messages reach only its terminal).
+    posts: bot ? channelPosts(messages, auditChannelId, channelT) : leftToBots(),
     ...(options.readBackDelaysMs ? { readBackDelaysMs: options.readBackDelaysMs } : {}),
     secrets,
     generatePassword: options.generatePassword ?? generatePassword,

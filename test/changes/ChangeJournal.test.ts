@@ -10,6 +10,7 @@ import { isSealed, SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { ChangeOperation } from '../../src/hosting/operations.js';
 import { UserError } from '../../src/replies/UserError.js';
 import { type ChangeRecord, type NewChange, openStore, type Store } from '../../src/store/index.js';
+import { endedOf } from '../support/endedOf.js';
 import { createDatabase } from '../support/startPostgres.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hostops-journal-'));
@@ -143,7 +144,8 @@ describe.each(engines)('$engine ChangeJournal', ({ url }) => {
     const overdue: string[] = [];
     for await (const record of journal.overdue()) overdue.push(record.id);
     expect(overdue).toEqual([prompt.id]);
-    expect(await journal.close(await stored(prompt.id), SPEC, 'expired')).toBe(true);
+    const due = await stored(prompt.id);
+    expect(await journal.ends.close(due, SPEC, 'expired', endedOf(due, 'expired'))).toBe(true);
     const expired = await stored(prompt.id);
     expect(expired.state).toBe('expired');
     // Its secret went with it.
@@ -168,7 +170,8 @@ describe.each(engines)('$engine ChangeJournal', ({ url }) => {
     const read: string[] = [];
     for await (const record of journal.overdue()) {
       read.push(record.id);
-      if (record.state === 'pending') await journal.close(record, SPEC, 'expired');
+      if (record.state === 'pending')
+        await journal.ends.close(record, SPEC, 'expired', endedOf(record, 'expired'));
     }
     expect(read[0]).toBe(request.id);
     expect(read.slice(1).sort()).toEqual([...due].sort());

@@ -5,10 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { EndState } from '../../src/changes/ChangeEnds.js';
 import { ChangeJournal, type JournalledChange, type Requester } from '../../src/changes/ChangeJournal.js';
 import { SecretSeal } from '../../src/changes/SecretSeal.js';
 import type { ChangeOperation } from '../../src/hosting/operations.js';
 import { type ChangeRecord, openStore, type Store } from '../../src/store/index.js';
+import { endedOf } from '../support/endedOf.js';
 import { createDatabase } from '../support/startPostgres.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hostops-own-sweep-'));
@@ -31,25 +33,7 @@ const REQUESTER: Requester = {
 };
 
 /** Each swept change's audit row, as the sweep writes it with the change's end. */
-const ending = (record: ChangeRecord) => ({
-  entry: {
-    at: new Date(),
-    userId: record.requestedById,
-    userName: record.requestedByName,
-    guildId: null,
-    channelId: null,
-    command: 'domain',
-    subcommand: 'dns',
-    target: record.target,
-    outcome: record.state,
-    detail: 'swept',
-    correlationId: record.correlationId,
-    durationMs: null,
-    parameters: null,
-    changeId: record.id,
-  },
-  posts: [],
-});
+const ending = (record: ChangeRecord) => endedOf(record, record.state as EndState, 'swept');
 
 describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }) => {
   let store: Store;
@@ -76,13 +60,13 @@ describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }
     for (const record of [notHanded, handed, kept]) expect(await journal.claim(record, SPEC)).toBe('claimed');
     expect(await journal.handOver(handed)).toBe(true);
     // This replica is alive and holds all three: its sweep takes none.
-    expect(await journal.orphans(['replica-a'], ending)).toEqual([]);
+    expect(await journal.ends.orphans(['replica-a'], ending)).toEqual([]);
     // The slot of a held send is taken.
     expect(await journal.claim(await open('a.example'), SPEC)).toBe('busy');
     // Two settles the store would not take (given up): the sweep of this same replica ends them.
     journal.release(notHanded.id);
     journal.release(handed.id);
-    const swept = await journal.orphans(['replica-a'], ending);
+    const swept = await journal.ends.orphans(['replica-a'], ending);
     expect(swept.map((r) => [r.target, r.state, r.result]).sort()).toEqual([
       ['a.example', 'failed', { reason: 'the replica sending it stopped', sent: false }],
       ['b.example', 'unknown', { reason: 'the replica sending it stopped' }],
@@ -100,10 +84,10 @@ describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }
       ['b.example', 'unknown'],
     ]);
     // Once: a second sweep finds nothing; and the slot is free for the next change to the domain.
-    expect(await journal.orphans(['replica-a'], ending)).toEqual([]);
+    expect(await journal.ends.orphans(['replica-a'], ending)).toEqual([]);
     expect(await journal.claim(await open('a.example'), SPEC)).toBe('claimed');
     // The one still held settles as it should.
-    expect(await journal.settle(kept, 'sending', 'done', {})).toBe(true);
+    expect(await journal.ends.settle(kept, 'sending', 'done', {}, endedOf(kept, 'done'))).toBe(true);
   });
 
   it('a claim the store could not decide is not won (and, if it landed, the sweep frees its slot)', async () => {
@@ -128,7 +112,7 @@ describe.each(engines)('$engine: a replica sweeps its own stray sends', ({ url }
     );
     expect(await undecided.claim(record, SPEC)).toBe('undecided');
     expect((await store.changes.get(record.id))?.state).toBe('sending');
-    const swept = await undecided.orphans(['replica-a', 'replica-b'], ending);
+    const swept = await undecided.ends.orphans(['replica-a', 'replica-b'], ending);
     expect(swept.map((r) => [r.id, r.state])).toEqual([[record.id, 'failed']]);
     expect(await journal.claim(await open('d.example'), SPEC)).toBe('claimed');
   });

@@ -2,7 +2,9 @@
 // request that ran out, a change whose sending replica died — is settled by a bot replica, whose notice and
 // edit reach Discord, never by a console session, whose terminal nobody in the channel reads. Real
 // processes on PostgreSQL: a bot leaves the records, a console session runs beside them past a sweep
-// interval and settles nothing, then a bot settles them in Discord.
+// interval and settles nothing, then a bot settles them in Discord. What the console itself ends (a change
+// confirmed, one cancelled) owes the audit channel its line: left owed by the console, whose terminal is
+// not the channel, and posted once by the bot's sweep.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,8 @@ const setup = postgresProcessSetup('console_settles_own');
 
 /** The change sweep's interval (ChangeSweeper): a console idle past it would have swept twice. */
 const SWEEP_INTERVAL_MS = 10_000;
+
+const AUDIT_CHANNEL = '500000000000000046';
 
 /** What a Discord message shows. */
 const shown = (message: unknown) => textOf((message ?? {}) as Json);
@@ -96,13 +100,25 @@ describe('a console session on a shared store', () => {
       expect(output()).not.toContain('outcome unknown');
       expect(output()).not.toContain('Expired');
       expect(discord.requests.length).toBe(discordRequests);
+      // Its own changes: one sent, one cancelled.
+      session.child.stdin.write('/panel bind license:CONSOLEKEY-5678 ip:203.0.113.10\nconfirm\n');
+      await until(() => output().includes('[ok]'), 'the console change to be sent', 15_000);
+      session.child.stdin.write('/panel bind license:CONSOLEKEY-9012 ip:203.0.113.11\ncancel\n');
+      await until(() => output().includes('Cancelled'), 'the console change to be cancelled', 15_000);
     } finally {
       session.child.stdin.end('exit\n');
       await session.exited;
     }
     expect(session.child.exitCode).toBe(0);
 
-    const second = await spawnBot({ discord, api, env: { DATABASE_URL: databaseUrl } });
+    const ownEnds = await store.changes.listByState(['done', 'cancelled']);
+    expect(ownEnds.map((r) => r.state).sort()).toEqual(['cancelled', 'done']);
+    discord.addChannel({ id: AUDIT_CHANNEL });
+    const second = await spawnBot({
+      discord,
+      api,
+      env: { DATABASE_URL: databaseUrl, AUDIT_CHANNEL_ID: AUDIT_CHANNEL },
+    });
     await second.waitForLog(logged('gateway ready'), 20_000);
     await until(
       async () => (await store.changes.get(approval.id))?.state === 'expired',
@@ -124,6 +140,17 @@ describe('a console session on a shared store', () => {
       'the orphan notice in the channel',
     );
     expect(shown(notice)).toContain('`/panel bind`');
+    // The console's two ends, each one line in the audit channel, posted by the bot once they were due.
+    const lines = (correlationId: string) =>
+      discord.channelMessages(AUDIT_CHANNEL).filter((m) => m.content.includes(correlationId));
+    for (const { correlationId } of ownEnds) {
+      await until(() => (lines(correlationId).length > 0 ? true : undefined), 'the console line', 30_000);
+    }
+    expect(
+      ownEnds.map((r) => lines(r.correlationId).map((m) => m.content.includes(`**${r.state}**`))),
+    ).toEqual([[true], [true]]);
+    // None of them was printed by the console as if it had been posted.
+    expect(output()).not.toContain('**done**');
     second.kill('SIGTERM');
     expect((await second.exitWithin(20_000)).code).toBe(0);
   }, 120_000);

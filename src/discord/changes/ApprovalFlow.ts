@@ -83,12 +83,13 @@ export class ApprovalFlow {
     try {
       messageId = await messages.post(channelId, approvalRequest(waiting, spec, state.channelT));
     } catch (error) {
-      // Without a request nobody can approve: withdraw it rather than leave it waiting unseen.
-      await journal.decide(waiting, spec, 'rejected', {
-        channelId,
-        reason: 'approval request could not be posted',
-      });
-      await answers.fail(interaction, invocation, error);
+      // Without a request nobody can approve: withdraw it rather than leave it waiting unseen. It ends
+      // `rejected`, in the journal and the audit trail alike; the requester is told why.
+      const reason = 'approval request could not be posted';
+      const ended = answers.ending(invocation, 'rejected', reason);
+      const withdrawn = await journal.ends.decide(waiting, spec, 'rejected', { channelId, reason }, ended);
+      await answers.fail(interaction, invocation, error, false);
+      if (withdrawn) await answers.finish(invocation, 'rejected', reason, true);
       return;
     }
     // Where the request is serves its later edits only: a store that refuses it loses nothing else.
@@ -183,7 +184,10 @@ export class ApprovalFlow {
     const reason = interaction.fields.getTextInputValue('reason').trim();
     const by = { id: interaction.user.id, name: interaction.user.username };
     const decision = { ...(record.approval ?? {}), rejectedById: by.id, rejectedByName: by.name, reason };
-    if (!(await journal.decide(record, spec, 'rejected', decision))) {
+    const acted = withdrawing ? invocation : { ...invocation, actedBy: by };
+    const detail = withdrawing ? 'withdrawn' : `rejected by ${by.name}`;
+    const ended = answers.ending(acted, 'rejected', detail);
+    if (!(await journal.ends.decide(record, spec, 'rejected', decision, ended))) {
       await interaction.reply(ephemeral({ content: decidedMessage({ ...record, state: 'rejected' }, t) }));
       return;
     }
@@ -203,11 +207,7 @@ export class ApprovalFlow {
       ),
     );
     await this.editRequest(record, spec, status, invocation);
-    await answers.finish(
-      withdrawing ? invocation : { ...invocation, actedBy: by },
-      'rejected',
-      withdrawing ? 'withdrawn' : `rejected by ${by.name}`,
-    );
+    await answers.finish(acted, 'rejected', detail, true);
   }
 
   /** The request, closed, with what became of it. */

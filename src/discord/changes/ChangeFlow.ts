@@ -144,15 +144,18 @@ export class ChangeFlow {
     const click = await this.#guard.check(interaction, id, 'cancel');
     if (!click) return;
     const { record, spec, invocation, t } = click;
-    if (!(await this.#state.deps.journal.close(record, spec, 'cancelled'))) {
+    const { journal, answers } = this.#state.deps;
+    if (
+      !(await journal.ends.close(record, spec, 'cancelled', answers.ending(invocation, 'cancelled', null)))
+    ) {
       await interaction.reply(ephemeral({ content: closedMessage(record, t) }));
       return;
     }
     this.#state.forgetPrompt(record.id);
     const prompt = translator(record.locale);
     await interaction.update(statusBody(record, prompt, Colour.neutral, prompt('changes.prompt.cancelled')));
-    this.#state.deps.answers.data(interaction, changeData(record, spec, 'cancelled'));
-    await this.#state.deps.answers.finish(invocation, 'cancelled');
+    answers.data(interaction, changeData(record, spec, 'cancelled'));
+    await answers.finish(invocation, 'cancelled', null, true);
   }
 
   /** Send again: a repeatable change whose outcome was unknown. */

@@ -1,6 +1,7 @@
 import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { ApprovalPolicy } from '../../changes/ApprovalPolicy.js';
-import { type ChangeJournal, masked } from '../../changes/ChangeJournal.js';
+import type { ChangeJournal } from '../../changes/ChangeJournal.js';
+import { masked } from '../../changes/masked.js';
 import type { Config } from '../../config.js';
 import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';

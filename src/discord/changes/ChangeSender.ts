@@ -5,8 +5,9 @@ import {
   ButtonStyle,
   userMention,
 } from 'discord.js';
-import { masked, type SentState } from '../../changes/ChangeJournal.js';
+import type { SentState } from '../../changes/ChangeEnds.js';
 import { changeData } from '../../changes/changeData.js';
+import { masked } from '../../changes/masked.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Message, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';

@@ -8,6 +8,7 @@ import { promptButtons, statusBody } from './renderChange.js';
 // Prompts of an earlier run or another replica have no timer here, a replica that died mid-send leaves
 // its changes `sending`, and so does a settle the store refused past its retries: a sweep ends all three.
 const SWEEP_INTERVAL_MS = 10_000;
+const APPROVAL_TIMED_OUT = 'approval timed out';
 
 /**
  * The ends nobody clicks: prompts and approval requests that ran out, and changes whose sending replica
@@ -42,7 +43,7 @@ export class ChangeSweeper {
         record.state === 'unknown'
           ? answers.ending(this.state.invocationOf(record), 'unknown', 'replica stopped', true)
           : answers.ending(this.state.invocationOf(record), 'failed', 'not sent', true);
-      for (const record of await journal.orphans(live, ending)) {
+      for (const record of await journal.ends.orphans(live, ending)) {
         const invocation = this.state.invocationOf(record);
         const sent = record.state === 'unknown';
         invocation.logger.warn(
@@ -73,16 +74,29 @@ export class ChangeSweeper {
     const record = known ?? (await journal.get(id));
     const spec = record && specs.get(record.command);
     if (!record || !spec) return;
-    if (record.state === 'awaiting_approval') {
-      if (!(await journal.decide(record, spec, 'expired', record.approval ?? {}))) return;
-      const invocation = state.invocationOf(record);
-      await this.approvals.editRequest(record, spec, state.channelT('changes.approval.expired'), invocation);
-      await answers.finish(invocation, 'expired', 'approval timed out');
+    const approval = record.state === 'awaiting_approval';
+    if (!approval && record.state !== 'pending') return;
+    const invocation = state.invocationOf(record);
+    const detail = approval ? APPROVAL_TIMED_OUT : null;
+    // Its audit row, and the line it owes, land with the end (one transaction).
+    const ended = answers.ending(invocation, 'expired', detail);
+    let expired: boolean;
+    try {
+      expired = approval
+        ? await journal.ends.decide(record, spec, 'expired', record.approval ?? {}, ended)
+        : await journal.ends.close(record, spec, 'expired', ended);
+    } catch (error) {
+      // Not recorded (the sweep expires it while it is overdue), or recorded with the answer lost (its
+      // row is in, and the sweep posts its owed line once due): either way the sweep ends it, once.
+      invocation.logger.warn({ err: error }, 'could not record the expiry; left to the sweep');
       return;
     }
-    if (record.state !== 'pending') return;
-    if (!(await journal.close(record, spec, 'expired'))) return;
-    const invocation = state.invocationOf(record);
+    if (!expired) return;
+    if (approval) {
+      await this.approvals.editRequest(record, spec, state.channelT('changes.approval.expired'), invocation);
+      await answers.finish(invocation, 'expired', detail, true);
+      return;
+    }
     const prompt = state.prompts.get(id);
     state.forgetPrompt(id);
     if (prompt) {
@@ -93,7 +107,7 @@ export class ChangeSweeper {
         ),
       );
     }
-    await answers.finish(invocation, 'expired');
+    await answers.finish(invocation, 'expired', null, true);
   }
 
   /**

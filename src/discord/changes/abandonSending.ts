@@ -1,4 +1,4 @@
-import type { SentState } from '../../changes/ChangeJournal.js';
+import type { SentState } from '../../changes/ChangeEnds.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeFlowState, Sending } from './ChangeFlowState.js';
 import { notSent, statusBody } from './renderChange.js';
@@ -27,7 +27,13 @@ async function abandon(
   let settled: boolean;
   try {
     const result = { reason: 'shutdown', ...(!handed && { sent: false }) };
-    settled = await journal.settle(record, 'sending', to, result, answers.ending(invocation, to, 'shutdown'));
+    settled = await journal.ends.settle(
+      record,
+      'sending',
+      to,
+      result,
+      answers.ending(invocation, to, 'shutdown'),
+    );
   } catch (error) {
     journal.release(record.id);
     invocation.logger.error(

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ButtonInteraction, ButtonStyle } from 'discord.js';
-import type { SentState } from '../../changes/ChangeJournal.js';
+import type { SentState } from '../../changes/ChangeEnds.js';
 import type { Translator } from '../../i18n/Translator.js';
 import { actorMention } from '../../replies/actorMention.js';
 import { Colour } from '../../replies/colours.js';
@@ -59,7 +59,9 @@ export async function readBackChange(
   const resolved = { ...invocation, startedAt: performance.now() };
   const result = { readBack: applied ? 'applied' : 'not applied' };
   // With its audit row (one transaction), as every end.
-  if (!(await journal.settle(record, 'unknown', to, result, answers.ending(resolved, to, 'read-back')))) {
+  if (
+    !(await journal.ends.settle(record, 'unknown', to, result, answers.ending(resolved, to, 'read-back')))
+  ) {
     return;
   }
   invocation.logger.info({ change: record.id, applied }, 'unknown outcome resolved by read-back');

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SentState } from '../../changes/ChangeJournal.js';
+import type { SentState } from '../../changes/ChangeEnds.js';
 import { type ChangeRecord, LEASE_MS } from '../../store/index.js';
 import type { Invocation } from '../Answers.js';
 import type { ChangeFlowState } from './ChangeFlowState.js';
@@ -43,7 +43,7 @@ export async function settleOutcome(
   const started = performance.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      const settled = await journal.settle(record, 'sending', to, result, ended);
+      const settled = await journal.ends.settle(record, 'sending', to, result, ended);
       if (settled || attempt === 0) return settled;
       // Refused after an error: the earlier attempt may have landed, audit row and all, with its answer
       // lost (then the record holds exactly what it wrote; a sweep's would say why it swept).

@@ -1,5 +1,5 @@
 import type { ButtonInteraction } from 'discord.js';
-import type { SentState } from '../../changes/ChangeJournal.js';
+import type { SentState } from '../../changes/ChangeEnds.js';
 import type { Translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import type { ReplyBody } from '../../replies/ReplyBody.js';

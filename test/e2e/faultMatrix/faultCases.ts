@@ -20,6 +20,8 @@ export const STEPS = [
   'settle unknown',
   'audit row',
   'notice posted',
+  'prompt expired',
+  'prompt expired (end landed, answer lost)',
 ] as const;
 export type Step = (typeof STEPS)[number];
 
@@ -45,6 +47,8 @@ export interface Case {
   at?: 'before' | 'after';
   /** Armed once the prompt is shown (the prompt makes that call too, or the step is the Confirm). */
   afterPrompt?: true;
+  /** Nobody presses: the prompt runs out (a bot whose prompts last CONFIRM_TIMEOUT_S=10). */
+  expires?: true;
   /** What the provider answers this case's request. */
   reply?: 'refused' | 'dropped';
   /** The press is answered "try again", and the user presses again (once the store answers). */
@@ -180,5 +184,26 @@ export const CASES: readonly Case[] = [
     },
     ended: 'done',
     sent: 1,
+  },
+  {
+    // The expiry's end, its audit row and its owed line are one write: it fails, and the sweep expires the
+    // prompt (still overdue) once the store answers.
+    step: 'prompt expired',
+    expires: true,
+    call: 'changes.transition',
+    when: (d) => transitionOf(d, 'pending', 'expired'),
+    ended: 'expired',
+    sent: 0,
+  },
+  {
+    // The expiry lands, its answer is lost: no longer overdue, so only what was written with it (its row,
+    // its owed line, posted by the sweep once due) can tell it.
+    step: 'prompt expired (end landed, answer lost)',
+    expires: true,
+    call: 'changes.transition',
+    when: (d) => transitionOf(d, 'pending', 'expired'),
+    at: 'after',
+    ended: 'expired',
+    sent: 0,
   },
 ];

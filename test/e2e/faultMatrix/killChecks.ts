@@ -4,10 +4,12 @@ import { expect } from 'vitest';
 import { LEASE_MS, type Store } from '../../../src/store/index.js';
 import type { FakeDiscord } from '../../support/FakeDiscord.js';
 import { until } from '../../support/spawnBot.js';
+import { TERMINAL } from './faultCases.js';
 
 /** The sweep's period (ChangeSweeper). */
 export const SWEEP_MS = 10_000;
-export const TERMINAL = new Set(['done', 'failed', 'unknown']);
+/** Every final state of a change (the matrix's one list). */
+export { TERMINAL } from './faultCases.js';
 
 export async function expectAuditedOnce(
   store: Store,

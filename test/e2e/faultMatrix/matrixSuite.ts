@@ -25,9 +25,15 @@ export function matrixSuite(
         CLASSES.map(async (faultClass) => {
           const cls = faultClass === 'one store error' ? 'once' : 'outage';
           const bot = await startMatrixBot(await freshUrl(`faults_${cls}`));
-          bots.push(bot);
+          // Prompts that run out in 10 s (the shortest CONFIRM_TIMEOUT_S), for the expiry cases only.
+          const expiring = await startMatrixBot(await freshUrl(`faults_${cls}_expiry`), {
+            CONFIRM_TIMEOUT_S: '10',
+          });
+          bots.push(bot, expiring);
           const results = await Promise.allSettled(
-            cases.map((c, n) => runCase(bot, c, faultClass, engine, `f${cls}${n}-${engine}.example`)),
+            cases.map((c, n) =>
+              runCase(c.expires ? expiring : bot, c, faultClass, engine, `f${cls}${n}-${engine}.example`),
+            ),
           );
           return results.flatMap((r, n) => {
             if (r.status === 'fulfilled') {
