@@ -17,12 +17,21 @@ describe('AnswerTurns', () => {
     expect(order).toEqual(['a', 'loop after a', 'b', 'loop after b', 'c', 'loop after c']);
   });
 
-  it('lets a lone answer resume in the next turn', async () => {
+  it('lets an answer alone in its turn resume at once, and the next one in that turn wait for the next turn', async () => {
     const turns = new AnswerTurns();
     const order: string[] = [];
     setImmediate(() => order.push('queued before'));
     await turns.next();
-    order.push('answer');
-    expect(order).toEqual(['queued before', 'answer']);
+    order.push('alone');
+    await turns.next();
+    order.push('second in the same turn');
+    expect(order).toEqual(['alone', 'queued before', 'second in the same turn']);
+    // A later turn: alone again, at once.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    setImmediate(() => order.push('queued after'));
+    await turns.next();
+    order.push('alone later');
+    expect(order.slice(-2)).toEqual(['second in the same turn', 'alone later']);
   });
 });
