@@ -137,7 +137,9 @@ describe('UnverifiedBodies', () => {
     // All were due at the first check: had it cut them all at once, nothing would be pending after the first.
     expect(results[0]?.stillPending).toBe(FLOOD - 64);
     // and the rest a turn at a time: 64 more each.
-    expect(results.map((r) => r.stillPending).filter((n, i, all) => n !== all[i - 1])).toEqual([136, 72, 8, 0]);
+    expect(results.map((r) => r.stillPending).filter((n, i, all) => n !== all[i - 1])).toEqual([
+      136, 72, 8, 0,
+    ]);
     expect(bodies.count).toBe(0);
     bodies.stop();
   });
