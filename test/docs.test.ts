@@ -4,8 +4,10 @@ import { dirname, join, normalize } from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../commands/index.js';
+import { definition as musicbotDefinition } from '../commands/musicbot.js';
 import { ConfigError, ENVIRONMENT_VARIABLES, EXAMPLE_HOSTING_API_URL, parseConfig } from '../src/config.js';
 import { consoleConfig } from '../src/console/consoleConfig.js';
+import { DEADLINE_CHECK_MS, HEADERS_CHECK_MS } from '../src/discord/http/endpointLimits.js';
 
 const root = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -123,6 +125,22 @@ describe('the README is a front door and the docs hold together', () => {
     expect(broken).toEqual([]);
   });
 
+  it('no link or path the docs give leaves the repository: a clone holds everything they point to', () => {
+    const outside: string[] = [];
+    for (const file of documents) {
+      const text = read(file);
+      for (const [, target = ''] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const path = target.split('#')[0] ?? '';
+        if (path !== '' && normalize(join(dirname(file), path)).startsWith('..'))
+          outside.push(`${file}: ${target}`);
+      }
+      for (const span of [...codeSpans(text), ...fenced(text)])
+        for (const [path] of span.matchAll(/(?<![\w.])\.\.\/[\w./-]+/g)) outside.push(`${file}: ${path}`);
+    }
+    expect(outside).toEqual([]);
+  });
+
   it('every npm script the docs run exists in package.json', () => {
     const scripts = new Set(Object.keys((JSON.parse(read('package.json')) as { scripts: object }).scripts));
     const missing: string[] = [];
@@ -190,5 +208,55 @@ describe('the README is a front door and the docs hold together', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+/** Lines of code in the files of the repository given. */
+const linesOf = (files: readonly string[]) =>
+  files.reduce((sum, file) => sum + read(file).split('\n').length - 1, 0);
+/** The musicbot create option of the given name, as its definition declares it. */
+const musicbotOption = (name: string) => {
+  const option = musicbotDefinition.options[0].options.find((o) => o.name === name);
+  if (option === undefined) throw new Error(`no musicbot option ${name}`);
+  return option as { max_length?: number; min_value?: number; max_value?: number };
+};
+
+describe('the numbers the docs state are the ones the code defines', () => {
+  // Each: a document, and what it must say, built from the code's own constant.
+  const stated: [file: string, text: string][] = [
+    ['docs/http-mode.md', `HostOps checks the bodies' deadlines every ${DEADLINE_CHECK_MS} ms itself`],
+    ['docs/http-mode.md', `Node checks\n  the headers' every ${HEADERS_CHECK_MS} ms`],
+    [
+      'docs/security.md',
+      `the bodies checked every ${DEADLINE_CHECK_MS} ms and the headers every ${HEADERS_CHECK_MS} ms`,
+    ],
+    [
+      'docs/hosting-api.md',
+      `username up to ${musicbotOption('username').max_length}\n  characters, e-mail up to ${musicbotOption('email').max_length}, ${musicbotOption('bots').min_value} to ${musicbotOption('bots').max_value?.toLocaleString('en')} bots`,
+    ],
+    [
+      'docs/rdap.md',
+      `the HTTP client, the per-server gate, the bootstrap and the schemas are about ${
+        Math.round(
+          linesOf([
+            'src/rdap/RdapClient.ts',
+            'src/rdap/ServerGate.ts',
+            'src/rdap/RdapBootstrap.ts',
+            'src/rdap/rdapSchemas.ts',
+          ]) / 100,
+        ) * 100
+      } lines`,
+    ],
+  ];
+  it.each(stated)('%s says: %s', (file, text) => {
+    expect(read(file)).toContain(text);
+  });
+
+  it('docs/reliability.md says a closed change writes its audit row in the transaction of its end, as ChangeEnds does', () => {
+    expect(read('src/changes/ChangeEnds.ts')).toContain('written in the same transaction as the end itself');
+    expect(read('docs/reliability.md')).toMatch(
+      /write their audit row in the\s+same transaction as the end itself/,
+    );
+    expect(read('docs/reliability.md')).not.toContain('retried with backoff (about 17 s');
   });
 });

@@ -23,6 +23,9 @@ export const HEADERS_DEADLINE_MS = 2_000;
 /** How often the deadlines are enforced: each is met within this much (Node's own check is every 30 s). */
 export const DEADLINE_CHECK_MS = 250;
 
+/** How often Node checks the headers' deadline (its connectionsCheckingInterval, given at creation). */
+export const HEADERS_CHECK_MS = DEADLINE_CHECK_MS * 2;
+
 /** Headers of a Discord request, with a proxy's additions, are well under 2 KiB; Node's default is 16 KiB. */
 export const MAX_HEADER_BYTES = 8 * 1024;
 

@@ -8,6 +8,7 @@ import {
   BODY_DEADLINE_MS,
   CLOSE_WAIT_MS,
   DEADLINE_CHECK_MS,
+  HEADERS_CHECK_MS,
   HEADERS_DEADLINE_MS,
   KEEP_ALIVE_MS,
   MAX_BODY_BYTES,
@@ -183,7 +184,7 @@ export async function startInteractionsEndpoint(
       headersTimeout: HEADERS_DEADLINE_MS,
       // Past the body's own deadline (enforced by UnverifiedBodies): Node's check is only the backstop.
       requestTimeout: HEADERS_DEADLINE_MS + BODY_DEADLINE_MS + 1_000,
-      connectionsCheckingInterval: DEADLINE_CHECK_MS * 2,
+      connectionsCheckingInterval: HEADERS_CHECK_MS,
       keepAliveTimeout: KEEP_ALIVE_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
