@@ -1,6 +1,7 @@
 import { commands } from '../commands/index.js';
 import { deployConfigSchema, loadConfig } from './config.js';
 import { deployCommands } from './discord/deployCommands.js';
+import { deployFailure } from './discord/deployFailure.js';
 import { createLogger } from './logger.js';
 
 /** `npm run deploy-commands`: the command set to DISCORD_GUILD_ID, global ones removed; exit code 1 on failure. */
@@ -11,7 +12,7 @@ export async function runDeployCommands(): Promise<void> {
     await deployCommands(config, logger, commands);
   } catch (error) {
     // discord.js REST errors name the status and Discord's message; the token is never part of them.
-    logger.fatal({ err: error }, 'command registration failed');
+    process.stderr.write(`${deployFailure(error, config.discord.apiUrl)}\n`);
     process.exitCode = 1;
   }
 }

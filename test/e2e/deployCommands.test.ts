@@ -12,6 +12,7 @@ import { builtEntryArgs } from '../support/built.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { arr, isRecord, type Json, rec } from '../support/e2eHelpers.js';
 import { FakeDiscord, type RecordedRequest } from '../support/FakeDiscord.js';
+import { freePort } from '../support/freePort.js';
 
 const run = promisify(execFile);
 
@@ -125,7 +126,7 @@ async function runDeployScript(env: Record<string, string>) {
     const { stdout, stderr } = await run(process.execPath, builtEntryArgs('src/deploy-commands.ts'), {
       cwd,
       env: { PATH: process.env.PATH ?? '', ...env },
-      timeout: 15_000,
+      timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -319,7 +320,9 @@ describe('the deploy-commands script', () => {
     expect(result.stdout + result.stderr).not.toContain(f.token);
   });
 
-  it('a failed registration exits 1 with a log line that does not carry the token', async () => {
+  const AGAIN = 'Run it again once that is fixed: it writes the whole set each time.';
+
+  it('a refused registration exits 1 with one line saying what Discord answered, without the token', async () => {
     const f = await startFake();
     const result = await runDeployScript({
       DISCORD_TOKEN: f.token,
@@ -327,7 +330,28 @@ describe('the deploy-commands script', () => {
       DISCORD_GUILD_ID: '100000000000000001',
     });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('command registration failed');
+    expect(result.stderr).toMatch(
+      /^deploy-commands: command registration failed: Discord answered 40[34] \([^)\n]+\): check DISCORD_GUILD_ID, and that the bot was invited to that server with the applications\.commands scope\. /,
+    );
+    expect(result.stderr.endsWith(`${AGAIN}\n`)).toBe(true);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    expect(result.stdout).not.toContain('"level":60');
     expect(result.stdout + result.stderr).not.toContain(f.token);
   });
+
+  it('an unreachable Discord: one human line naming the address and why, exit 1, never a log record', async () => {
+    const port = await freePort();
+    const apiUrl = `http://127.0.0.1:${port}/api`;
+    const result = await runDeployScript({
+      DISCORD_TOKEN: 'MTIz.unreachable.token',
+      DISCORD_API_URL: apiUrl,
+      DISCORD_GUILD_ID: '100000000000000001',
+      DISCORD_APPLICATION_ID: '100000000000000002',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `deploy-commands: command registration failed: cannot reach Discord at ${apiUrl} (connect ECONNREFUSED 127.0.0.1:${port}). ${AGAIN}\n`,
+    );
+    expect(result.stdout).toBe('');
+  }, 60_000);
 });
