@@ -105,8 +105,10 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     await client.destroy();
     throw error;
   });
-  const { store, presence, router, watch, hosting } = runtime;
-  const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
+  const { store, presence, router, watch, hosting, clock } = runtime;
+  const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger, () =>
+    clock.date(),
+  );
   void housekeeping.run();
   const collector = new IdleCollector(logger);
   presence.onHeartbeat = (ok) => {

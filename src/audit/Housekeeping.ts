@@ -17,6 +17,8 @@ export class Housekeeping {
     private readonly retentionDays: number,
     private readonly replicaId: string,
     private readonly logger: Logger,
+    /** The store's clock (StoreClock): what the rows it purges by age were stamped with. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     // Checked hourly, so a replica started just after another one's purge still takes tomorrow's.
     this.#timer = setInterval(() => void this.run(), 60 * 60 * 1000);
@@ -24,7 +26,7 @@ export class Housekeeping {
   }
 
   /** Runs today's purge unless some process already did; resolves with what was purged, if anything. */
-  async run(now = new Date()): Promise<{ audit: number; claims: number; forms: number } | undefined> {
+  async run(now = this.now()): Promise<{ audit: number; claims: number; forms: number } | undefined> {
     try {
       const slot = now.toISOString().slice(0, 10);
       if (!(await this.store.claims.claimJobRun('purge', slot, this.replicaId, now))) return undefined;

@@ -72,11 +72,17 @@ export class Answers {
   readonly #audit: AuditTrail;
   readonly #channel: Translator;
   readonly #observer: RouterObserver | undefined;
+  readonly #now: () => Date;
 
-  /** `channel`: BOT_LOCALE's translator, for answers the whole channel sees. */
-  constructor(audit: AuditTrail, channel: Translator, observer?: RouterObserver) {
+  /**
+   * `channel`: BOT_LOCALE's translator, for answers the whole channel sees. `now`: the store's clock
+   * (StoreClock), which audit rows are stamped with, as change records and deadlines are: rows of replicas
+   * whose local clocks disagree are ordered, and purged, alike.
+   */
+  constructor(audit: AuditTrail, channel: Translator, now: () => Date, observer?: RouterObserver) {
     this.#audit = audit;
     this.#channel = channel;
+    this.#now = now;
     this.#observer = observer;
   }
 
@@ -150,7 +156,7 @@ export class Answers {
     const ms = Math.max(0, performance.now() - invocation.startedAt);
     this.#observer?.finished(invocation.label, METRIC_OUTCOME[outcome], ms);
     invocation.logger.info({ outcome, ms: Math.round(ms) }, 'command finished');
-    const event = auditEvent(invocation, outcome, detail);
+    const event = auditEvent(invocation, outcome, detail, this.#now());
     if (audited) await this.#audit.announceWritten(event);
     else await this.#audit.record(event);
   }
@@ -166,7 +172,7 @@ export class Answers {
    * then calls `finish(…, audited)`, which posts what this process takes of it.
    */
   ending(invocation: Invocation, outcome: EndState, detail: string | null, notice = false): Ended {
-    const event = auditEvent(invocation, outcome, detail);
+    const event = auditEvent(invocation, outcome, detail, this.#now());
     const { changing: _, ...rest } = event;
     const entry = { ...rest, outcome };
     const posts: PostKind[] = [];
@@ -176,11 +182,11 @@ export class Answers {
   }
 }
 
-function auditEvent(invocation: Invocation, outcome: Ending, detail: string | null): AuditEvent {
+function auditEvent(invocation: Invocation, outcome: Ending, detail: string | null, at: Date): AuditEvent {
   const { command, subcommand } = labelParts(invocation.label);
   return {
     changing: invocation.changing,
-    at: new Date(),
+    at,
     userId: invocation.userId,
     userName: invocation.userName,
     guildId: invocation.guildId,

@@ -54,17 +54,21 @@ export class InteractionRouter {
   readonly #changes: ChangeFlow;
   readonly #approvals: ApprovalPolicy;
   readonly #notices = new WaitNotices();
+  /** The store's clock: what records, claims and audit rows are stamped with. */
+  readonly #now: () => Date;
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
     this.#table = new CommandTable(deps.commands);
     const specs = this.#table.specs;
-    // Records and deadlines are the store's time (one clock for every replica); `deps.now` pins the
-    // calendar of read answers.
+    // Records, claims, audit rows and deadlines are the store's time (one clock for every replica, for
+    // everything that orders or expires); `deps.now` pins the calendar of read answers.
     const now = deps.storeNow ?? (() => new Date());
+    this.#now = now;
     this.#answers = new Answers(
       new AuditTrail(deps.store, deps.logger, deps.posts, (kind) => deps.observer?.postAbandoned?.(kind)),
       translator(deps.config.botLocale),
+      now,
       deps.observer,
     );
     this.#approvals = deps.approvals ?? new ApprovalPolicy(deps.store, deps.config.approval.required);
@@ -144,7 +148,7 @@ export class InteractionRouter {
     if (broadcast && this.#changes.draining && (await this.#peerAlive())) return false;
     let won: boolean;
     try {
-      won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, new Date());
+      won = await this.#deps.store.claims.claimInteraction(interaction.id, this.#deps.replicaId, this.#now());
     } catch (error) {
       this.#deps.logger.error({ err: error, interaction: interaction.id }, 'could not claim the interaction');
       await answerUndecided(interaction).catch((answerError: unknown) => {

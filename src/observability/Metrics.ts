@@ -9,6 +9,7 @@ import type { RunSummary, WatchObserver } from '../watch/DomainWatch.js';
 import { OncePerChange } from '../watch/OncePerChange.js';
 import type { WatchData } from '../watch/watchPages.js';
 import type { RouterObserver } from './RouterObserver.js';
+import type { SignatureRefusal } from './signatureRefusals.js';
 import { emptyWatchSeries, renderWatchSeries } from './watchSeries.js';
 
 /** A scrape's text, rendered once and shared by every request that asked for it meanwhile. */
@@ -104,6 +105,12 @@ export class Metrics implements RouterObserver, WatchObserver {
     name: 'hostops_interaction_requests_total',
     help: 'Requests to POST /interactions (INTERACTIONS_MODE=http) by the HTTP status answered',
     labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  readonly #signatureRefusals = new Counter({
+    name: 'hostops_interaction_signature_refusals_total',
+    help: 'Requests to POST /interactions refused 401, by why (missing, malformed, stale timestamp, invalid): the 401 body is the same for all',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
   readonly #operatorRequests = new Counter({
@@ -265,6 +272,10 @@ export class Metrics implements RouterObserver, WatchObserver {
 
   interactionRequest(status: number): void {
     this.#interactionRequests.inc({ status: String(status) });
+  }
+
+  signatureRefused(reason: SignatureRefusal): void {
+    this.#signatureRefusals.inc({ reason });
   }
 
   operatorRequest(page: 'healthz' | 'metrics' | 'calendar' | 'other', status: number | 'cut'): void {

@@ -175,7 +175,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settlesOthers: bot,
     // A bot's list becomes the one every face reads; a console adds its own (if any) to the published one.
     approvals: bot
-      ? await ApprovalPolicy.publish(store, config.approval.required, new Date())
+      ? await ApprovalPolicy.publish(store, config.approval.required, clock.date())
       : new ApprovalPolicy(store, config.approval.required),
     // Two-person approval is given in Discord: a console refuses such changes, through the gate and into
     // the audit trail.

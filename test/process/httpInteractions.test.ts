@@ -2,6 +2,7 @@
 // application's own Ed25519 key, to the bot's Interactions Endpoint URL and takes the HTTP response as the
 // interaction's first answer; everything after it goes through the fake's REST API, as from Discord.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNATURE_REFUSALS } from '../../src/observability/signatureRefusals.js';
 import {
   callbackType,
   confirmIdOf,
@@ -42,6 +43,9 @@ async function post(
   const response = await fetch(bot.interactionsUrl, { method: 'POST', headers, body });
   return { status: response.status, text: await response.text() };
 }
+
+/** Every 401's body, whatever was wrong with the signature. */
+const SIGNATURE_REFUSED = JSON.stringify({ error: 'invalid request signature' });
 
 const PING = JSON.stringify({
   id: '100000000000000001',
@@ -94,13 +98,16 @@ describe('the endpoint', () => {
       // A real signature, with the timestamp changed.
       { ...good, 'x-signature-timestamp': String(Number(good['x-signature-timestamp']) - 1) },
     ];
+    // One body for every refusal of a signature (missing, malformed, wrong): which one it was is counted,
+    // never told (issue 49).
     for (const headers of refusals) {
-      expect((await post(body, headers)).status).toBe(401);
+      expect(await post(body, headers)).toEqual({ status: 401, text: SIGNATURE_REFUSED });
     }
     // A PING with a bad signature is refused too (Discord checks exactly that before saving the URL).
-    expect(
-      (await post(PING, { ...f.discord.signer.headers(PING), 'x-signature-ed25519': flipped })).status,
-    ).toBe(401);
+    expect(await post(PING, { ...f.discord.signer.headers(PING), 'x-signature-ed25519': flipped })).toEqual({
+      status: 401,
+      text: SIGNATURE_REFUSED,
+    });
     expect(f.api.requests.length).toBe(apiCalls);
     expect(f.discord.requests.length).toBe(discordCalls);
 
@@ -127,9 +134,12 @@ describe('the endpoint', () => {
         type: 2,
         token: 'replayed',
       });
-      const refused = await post(body, f.discord.signer.headers(body, timestamp));
-      expect(refused.status).toBe(401);
-      expect(refused.text).toContain('timestamp');
+      // The same body as a wrong signature: an anonymous client cannot tell a stale timestamp (and so the
+      // store's clock) from it.
+      expect(await post(body, f.discord.signer.headers(body, timestamp))).toEqual({
+        status: 401,
+        text: SIGNATURE_REFUSED,
+      });
     }
     // Within the 5 minutes it is taken (a PING is enough to show it).
     const now = Math.floor(Date.now() / 1000);
@@ -299,6 +309,20 @@ describe('commands over HTTP', () => {
     expect(count(401)).toBeGreaterThanOrEqual(9);
     expect(count(409)).toBe(1);
     expect(count(413)).toBe(1);
+    // Why each 401 was given stays in the counters: the signature test's one missing, two malformed and
+    // four wrong, and the two stale timestamps.
+    const refused = (reason: string) =>
+      Number(
+        new RegExp(`hostops_interaction_signature_refusals_total\\{reason="${reason}"\\} (\\d+)`).exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    expect(SIGNATURE_REFUSALS.map((reason) => [reason, refused(reason)])).toEqual([
+      ['missing', 1],
+      ['malformed', 2],
+      ['stale', 2],
+      ['invalid', 4],
+    ]);
   });
 });
 

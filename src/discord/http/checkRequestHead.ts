@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
+import type { SignatureRefusal } from '../../observability/signatureRefusals.js';
 import { MAX_BODY_BYTES, TIMESTAMP_TOLERANCE_MS } from './endpointLimits.js';
 
+/** The one body of every 401, whatever the reason (counted, never told: SignatureRefusal). */
+export const SIGNATURE_REFUSED = 'invalid request signature';
+
 /** A request refused from its head alone: its body is never read. */
-export interface HeadRefusal {
-  status: 401 | 404 | 405 | 413;
-  error: string;
-  /** Which refusal, for the warnings that say what an operator should check. */
-  reason?: 'malformed signature' | 'timestamp off';
-}
+export type HeadRefusal =
+  | { status: 404 | 405 | 413; error: string }
+  | { status: 401; error: typeof SIGNATURE_REFUSED; reason: Exclude<SignatureRefusal, 'invalid'> };
 
 export interface SignedHead {
   signature: string;
@@ -33,11 +34,11 @@ export function checkRequestHead(req: IncomingMessage, nowMs: number): HeadRefus
   const signature = header(req, 'x-signature-ed25519');
   const timestamp = header(req, 'x-signature-timestamp');
   if (signature === undefined || timestamp === undefined)
-    return { status: 401, error: 'missing request signature' };
+    return { status: 401, error: SIGNATURE_REFUSED, reason: 'missing' };
   if (!SIGNATURE_HEX.test(signature) || !UNIX_SECONDS.test(timestamp))
-    return { status: 401, error: 'invalid request signature', reason: 'malformed signature' };
+    return { status: 401, error: SIGNATURE_REFUSED, reason: 'malformed' };
   if (!(Math.abs(nowMs - Number(timestamp) * 1000) <= TIMESTAMP_TOLERANCE_MS))
-    return { status: 401, error: 'request timestamp more than 5 minutes from now', reason: 'timestamp off' };
+    return { status: 401, error: SIGNATURE_REFUSED, reason: 'stale' };
   return { signature, timestamp };
 }
 

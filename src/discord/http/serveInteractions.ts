@@ -52,6 +52,7 @@ export async function serveInteractions(deps: HttpDeliveryDeps): Promise<Deliver
     answer: (interaction, reply, arrivedAt) => interactions.answer(interaction, reply, arrivedAt),
     logger,
     onAnswered: (status) => deps.metrics.interactionRequest(status),
+    onSignatureRefused: (reason) => deps.metrics.signatureRefused(reason),
   }).catch((error: unknown) => {
     clock.stop();
     throw error;

@@ -3,7 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { type APIInteraction, InteractionType } from 'discord.js';
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
-import { checkRequestHead } from './checkRequestHead.js';
+import type { SignatureRefusal } from '../../observability/signatureRefusals.js';
+import { checkRequestHead, SIGNATURE_REFUSED } from './checkRequestHead.js';
 import {
   BODY_DEADLINE_MS,
   CLOSE_WAIT_MS,
@@ -44,6 +45,8 @@ export interface InteractionsEndpointOptions {
   logger: Logger;
   /** Told every request's status, refusals included (the metrics). */
   onAnswered?: (status: number) => void;
+  /** Told why each 401 was given, which its body does not say (the metrics). */
+  onSignatureRefused?: (reason: SignatureRefusal) => void;
 }
 
 export interface InteractionsEndpoint {
@@ -147,8 +150,11 @@ export async function startInteractionsEndpoint(
     const head = checkRequestHead(req, options.now());
     if ('status' in head) {
       if (head.status === 405) res.setHeader('allow', 'POST');
-      if (head.reason === 'malformed signature') invalidSignatures.note();
-      if (head.reason === 'timestamp off') staleTimestamps.note();
+      if (head.status === 401) {
+        options.onSignatureRefused?.(head.reason);
+        if (head.reason === 'malformed') invalidSignatures.note();
+        if (head.reason === 'stale') staleTimestamps.note();
+      }
       return reply(refusal(head.status, head.error));
     }
     const read = await bodies.read(req, arrivedAt);
@@ -156,7 +162,8 @@ export async function startInteractionsEndpoint(
     if ('refused' in read) return reply(refusal(read.refused, BODY_REFUSALS[read.refused]));
     if (!options.checkSignature(head.signature, head.timestamp, read.body)) {
       invalidSignatures.note();
-      return reply(refusal(401, 'invalid request signature'));
+      options.onSignatureRefused?.('invalid');
+      return reply(refusal(401, SIGNATURE_REFUSED));
     }
     // From here on the request is Discord's: only such requests take the slots of verified work.
     if (verifiedInFlight >= MAX_VERIFIED_IN_FLIGHT) return reply(refusal(503, 'too many requests in flight'));
