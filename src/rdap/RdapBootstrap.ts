@@ -18,8 +18,8 @@ export const BOOTSTRAP_RETRY_MS = 3_600_000;
  * background: look-ups use the copy held meanwhile, and wait for it only within their own deadline.
  */
 export const BOOTSTRAP_FETCH_BUDGET_MS = 30_000;
-/** IANA's file is ≈ 100 KB. */
-const MAX_BYTES = 4 * 1024 * 1024;
+/** The largest bootstrap file read (IANA's is ≈ 100 KB). */
+export const BOOTSTRAP_MAX_BYTES = 4 * 1024 * 1024;
 
 interface StoredBootstrap {
   /** Where `file` came from. */
@@ -151,7 +151,7 @@ export class RdapBootstrap {
     }
     const at = this.now().getTime();
     const fetched = await this.client.getJson(new URL(this.url), bootstrapSchema, {
-      maxBytes: MAX_BYTES,
+      maxBytes: BOOTSTRAP_MAX_BYTES,
       deadline: Date.now() + BOOTSTRAP_FETCH_BUDGET_MS,
     });
     let next: StoredBootstrap;

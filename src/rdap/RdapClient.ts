@@ -23,6 +23,8 @@ export const RETRY_WITHIN_MS = 60_000;
 export const MAX_REDIRECTS = 3;
 /** One request's bound (each hop of a redirect), waiting for its turn excluded. */
 export const REQUEST_TIMEOUT_MS = 10_000;
+/** The largest answer read; past it the answer is unreadable. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
 
 export interface RdapClientOptions {
   /** The limits of each server (RDAP_MAX_PER_SERVER, RDAP_MIN_INTERVAL_MS). */
@@ -112,7 +114,7 @@ export class RdapClient {
 
   constructor(private readonly options: RdapClientOptions) {
     this.#timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
-    this.#maxBytes = options.maxBytes ?? 256 * 1024;
+    this.#maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
     this.#maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
     this.#maxRetries = options.maxRetries ?? 2;
     this.#retryWithinMs = options.retryWithinMs ?? RETRY_WITHIN_MS;
