@@ -152,6 +152,16 @@ export class RdapClient {
     return gate;
   }
 
+  /** The servers paused now (a 429's Retry-After), and until when: e.g. for "which registries were waiting". */
+  pauses(): { server: string; until: Date }[] {
+    const paused: { server: string; until: Date }[] = [];
+    for (const [server, gate] of this.#gates) {
+      const until = gate.pausedUntil();
+      if (until !== undefined) paused.push({ server, until: toDate(until) });
+    }
+    return paused;
+  }
+
   /**
    * GETs `url` (a bootstrap server's) and validates the JSON answer with `schema`. The bound covers all
    * of it: a server paused past the deadline is `paused` at once (with `until`); ended while waiting for

@@ -238,6 +238,11 @@ export class RegistryCheck {
     }
   }
 
+  /** The registries' servers paused now (their 429 Retry-After), and until when. */
+  pauses(): { server: string; until: Date }[] {
+    return this.client.pauses();
+  }
+
   /** Ends the look-ups under way and waiting (shutdown): a watch run waiting on registries ends now. */
   stop(): void {
     this.client.stop();

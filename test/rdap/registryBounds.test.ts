@@ -80,9 +80,9 @@ describe('the bootstrap file within a look-up’s bound', () => {
     iana.responder = () => ({ body: bootstrap(), hold: stalled });
     try {
       const { registry } = await check();
+      // The file is answered only after the look-up has ended (release() below): the look-up cannot have
+      // waited for it. (The client's own timeout is a minute: without the deadline it would wait that long.)
       const answer = await registry.ask('x.alpha', { deadline: Date.now() + 500 });
-      // Ended while the bootstrap file was still on its way: the look-up did not wait for it.
-      expect(iana.inFlight).toBe(1);
       expect(answer).toEqual({ kind: 'failed', why: 'no_bootstrap' });
       expect(domainPaths(alpha)).toEqual([]);
       // Once it comes, the next look-up uses it.
@@ -105,14 +105,14 @@ describe('the bootstrap file within a look-up’s bound', () => {
     iana.responder = () => ({ body: bootstrap(), hold: stalled });
     clock.now = new Date(NOW.getTime() + DAY);
     try {
+      // Answered before the file is (release() comes after): from the copy held.
       const again = await registry.ask('x.alpha', { deadline: Date.now() + 5000 });
-      expect(iana.inFlight).toBe(1);
       expect(again.kind).toBe('ok');
-      expect(iana.paths).toEqual(['/dns.json', '/dns.json']);
     } finally {
       release();
     }
     await registry.bootstrap.settled();
+    expect(iana.paths).toEqual(['/dns.json', '/dns.json']);
     expect(await store.settings.get('rdap.bootstrap')).toContain(alpha.base);
   });
 
@@ -196,8 +196,9 @@ describe('what is remembered as the registry’s', () => {
     alpha.responder = (path) =>
       path.includes('/domain/') ? { status: 429, headers: { 'retry-after': '86400' } } : undefined;
     for (const name of ['b1.beta', 'b2.beta']) beta.domains.set(name, { body: domainObject(name) });
-    // As a watch run does: one deadline for all of it, each domain in turn.
-    const deadline = Date.now() + 8000;
+    // As a watch run does: one deadline for all of it, each domain in turn (a minute: room for a loaded
+    // machine's handshakes; the paused server's look-ups must not use it up).
+    const deadline = Date.now() + 60_000;
     const outcomes = [];
     for (const name of ['a1.alpha', 'b1.beta', 'a2.alpha', 'b2.beta'])
       outcomes.push(await registry.refresh(domain(name), null, { maxAgeMs: DAY, deadline }));
@@ -205,5 +206,6 @@ describe('what is remembered as the registry’s', () => {
     expect(outcomes[2]).toMatchObject({ server: alpha.origin, until: expect.any(Date) });
     // a2.alpha was not sent: the server is paused.
     expect(domainPaths(alpha)).toEqual(['/rdap/domain/a1.alpha']);
-  });
+    expect(registry.pauses()).toEqual([{ server: alpha.origin, until: expect.any(Date) }]);
+  }, 90_000);
 });
