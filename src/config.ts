@@ -120,6 +120,8 @@ const environmentSchema = z.object({
   RDAP_BOOTSTRAP_URL: optional(httpUrl).default('https://data.iana.org/rdap/dns.json'),
   RDAP_MAX_PER_SERVER: optional(integer(1, 16)).default(1),
   RDAP_MIN_INTERVAL_MS: optional(integer(0, 60_000)).default(1000),
+  // The longest pause a registry's 429 Retry-After sets; at most what a Node timer holds (2^31 − 1 ms).
+  RDAP_MAX_RETRY_AFTER_S: optional(integer(1, 2_147_483)).default(3600),
 });
 
 /** Every variable HostOps reads; docs/configuration.md's table and .env.example must list exactly these. */
@@ -243,6 +245,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     bootstrapUrl: env.RDAP_BOOTSTRAP_URL,
     maxPerServer: env.RDAP_MAX_PER_SERVER,
     minIntervalMs: env.RDAP_MIN_INTERVAL_MS,
+    maxPauseMs: env.RDAP_MAX_RETRY_AFTER_S * 1000,
   },
   botLocale: env.BOT_LOCALE,
   logLevel: env.LOG_LEVEL,

@@ -62,6 +62,7 @@ const SAMPLES: Record<string, string | undefined> = {
   RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:8099/dns.json',
   RDAP_MAX_PER_SERVER: '2',
   RDAP_MIN_INTERVAL_MS: '250',
+  RDAP_MAX_RETRY_AFTER_S: '600',
   CALENDAR_PORT: '9082',
   CALENDAR_HOST: '127.0.0.2',
   METRICS_TOKEN: 'met_0123456789abcdef0123456789abcdef',
@@ -132,6 +133,7 @@ describe('parseConfig', () => {
       bootstrapUrl: 'https://data.iana.org/rdap/dns.json',
       maxPerServer: 1,
       minIntervalMs: 1000,
+      maxPauseMs: 3_600_000,
     });
   });
 
@@ -232,6 +234,7 @@ describe('parseConfig', () => {
         bootstrapUrl: 'http://127.0.0.1:8099/dns.json',
         maxPerServer: 2,
         minIntervalMs: 250,
+        maxPauseMs: 600_000,
       },
       botLocale: 'de',
       logLevel: 'debug',
@@ -334,6 +337,8 @@ describe('parseConfig', () => {
     ['RDAP_BOOTSTRAP_URL', 'ftp://data.iana.org/rdap/dns.json', 'http'],
     ['RDAP_MAX_PER_SERVER', '0', '>=1'],
     ['RDAP_MIN_INTERVAL_MS', '-5', 'whole number'],
+    // Past what a timer holds (2^31 − 1 ms).
+    ['RDAP_MAX_RETRY_AFTER_S', '2147484', '<=2147483'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);

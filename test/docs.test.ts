@@ -8,6 +8,20 @@ import { definition as musicbotDefinition } from '../commands/musicbot.js';
 import { ConfigError, ENVIRONMENT_VARIABLES, EXAMPLE_HOSTING_API_URL, parseConfig } from '../src/config.js';
 import { consoleConfig } from '../src/console/consoleConfig.js';
 import { DEADLINE_CHECK_MS, HEADERS_CHECK_MS } from '../src/discord/http/endpointLimits.js';
+import {
+  BOOTSTRAP_FETCH_BUDGET_MS,
+  BOOTSTRAP_MAX_AGE_MS,
+  BOOTSTRAP_MAX_BYTES,
+  BOOTSTRAP_RETRY_MS,
+} from '../src/rdap/RdapBootstrap.js';
+import {
+  MAX_ANSWER_BYTES,
+  MAX_REDIRECTS,
+  REQUEST_TIMEOUT_MS,
+  RETRY_WITHIN_MS,
+} from '../src/rdap/RdapClient.js';
+import { FAILED_RETRY_MS, URGENT_BUDGET_MS } from '../src/rdap/RegistryCheck.js';
+import { MAX_TIMER_MS } from '../src/rdap/ServerGate.js';
 
 const root = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -236,12 +250,13 @@ describe('the numbers the docs state are the ones the code defines', () => {
     ],
     [
       'docs/rdap.md',
-      `the HTTP client, the per-server gate, the bootstrap and the schemas are about ${
+      `the HTTP client, the per-server gate, the bootstrap, the public-address check and the schemas are about ${
         Math.round(
           linesOf([
             'src/rdap/RdapClient.ts',
             'src/rdap/ServerGate.ts',
             'src/rdap/RdapBootstrap.ts',
+            'src/rdap/publicAddress.ts',
             'src/rdap/rdapSchemas.ts',
           ]) / 100,
         ) * 100
@@ -258,5 +273,42 @@ describe('the numbers the docs state are the ones the code defines', () => {
       /write their audit row in the\s+same transaction as the end itself/,
     );
     expect(read('docs/reliability.md')).not.toContain('retried with backoff (about 17 s');
+  });
+});
+
+describe('docs/rdap.md states the bounds src/rdap/ defines', () => {
+  const rdap = read('docs/rdap.md');
+  const row = (what: string) => rdap.split('\n').find((line) => line.startsWith(`| ${what} |`)) ?? '';
+  const defaults = parseConfig({
+    DISCORD_TOKEN: 'discord-token',
+    DISCORD_GUILD_ID: '100000000000000000',
+    HOSTING_API_URL: 'https://api.provider.test',
+    HOSTING_API_TOKEN: 'hosting-token',
+  });
+
+  it('what a command’s look-up, a request, redirects and a 429 may cost', () => {
+    const command = row("a command's look-up (`/domain info`, `/domain expiry`), in all");
+    expect(command).toContain(`| ${URGENT_BUDGET_MS / 1000} s: the bootstrap file`);
+    expect(command).toContain(`not asked again by a command for ${FAILED_RETRY_MS / 60_000} minutes`);
+    expect(rdap).toContain(`takes at most ${URGENT_BUDGET_MS / 1000} s in all, the\nbootstrap file`);
+    expect(row('one request to a registry')).toContain(
+      `| ${REQUEST_TIMEOUT_MS / 1000} s, each redirect hop; ${MAX_ANSWER_BYTES / 1024} KiB of answer |`,
+    );
+    expect(row('redirects of one request')).toContain(`| ${MAX_REDIRECTS}, no loop`);
+    expect(rdap).toContain(`Redirects (RFC 7480) are followed at most ${MAX_REDIRECTS} times`);
+    expect(MAX_TIMER_MS).toBe(2 ** 31 - 1);
+    expect(row("a registry's `429`")).toContain(
+      `at most \`RDAP_MAX_RETRY_AFTER_S\` (${defaults.rdap.maxPauseMs / 1000} s) and 2³¹ − 1 ms; waited for within a request only up to ${RETRY_WITHIN_MS / 1000} s`,
+    );
+  });
+
+  it('what the bootstrap file may cost', () => {
+    expect(row('one fetch of the bootstrap file')).toContain(
+      `| ${BOOTSTRAP_FETCH_BUDGET_MS / 1000} s in all, in the background; ${BOOTSTRAP_MAX_BYTES / 1024 ** 2} MiB |`,
+    );
+    expect(row('one fetch of the bootstrap file')).toContain('tried again after an hour');
+    expect(row('the bootstrap file, per URL')).toContain('one request a day, one an hour after a failure');
+    expect([BOOTSTRAP_MAX_AGE_MS, BOOTSTRAP_RETRY_MS]).toEqual([86_400_000, 3_600_000]);
+    expect(rdap).toContain('its URL is not tried again for\nan hour');
   });
 });

@@ -15,6 +15,7 @@ const WHY: Record<RdapFailure, Extract<MessageKey, `rdap.why.${string}`>> = {
   rate_limited: 'rdap.why.rate_limited',
   refused: 'rdap.why.refused',
   busy: 'rdap.why.busy',
+  paused: 'rdap.why.rate_limited',
   no_bootstrap: 'rdap.why.no_bootstrap',
 };
 

@@ -53,6 +53,7 @@ export const CONSOLE_VARIABLES = [
   'RDAP_BOOTSTRAP_URL',
   'RDAP_MAX_PER_SERVER',
   'RDAP_MIN_INTERVAL_MS',
+  'RDAP_MAX_RETRY_AFTER_S',
 ] as const;
 
 /**

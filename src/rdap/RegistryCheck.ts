@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { RegistryRecord, Store } from '../store/index.js';
 import { RdapBootstrap } from './RdapBootstrap.js';
-import type { RdapClient, RdapFailure } from './RdapClient.js';
+import type { RdapBound, RdapClient, RdapFailure } from './RdapClient.js';
 import { type DomainObject, domainObjectSchema } from './rdapSchemas.js';
 import { decideRegistry, type RegistryAlert, type RegistryAnswer } from './registryFindings.js';
 
@@ -15,16 +15,21 @@ export const REQUEST_MAX_AGE_MS = 24 * HOUR_MS;
  */
 export const WATCH_MAX_AGE_MS = 23 * HOUR_MS;
 /**
- * The whole of a command's look-up, its turn at the server and the request included: past it the answer
- * says the registry could not be asked just now (busy: still waiting for its turn; timeout: asked, no answer).
+ * The whole of a command's look-up, the bootstrap file, its turn at the server and the request included
+ * (a caller's own deadline, when sooner, wins): past it the answer says the registry could not be asked
+ * just now (busy: still waiting for its turn; timeout: asked, no answer; paused: the registry asked us to
+ * wait past it — said at once, not after waiting).
  */
-const URGENT_BUDGET_MS = 8_000;
+export const URGENT_BUDGET_MS = 8_000;
 /**
- * After a look-up that got no answer (registry unreachable, timing out, failing), the same domain is not
- * asked again for this long: a /domain info meanwhile shows the stored answer at once instead of waiting
- * on a registry that just failed, and a broken registry is not asked once per command.
+ * After a look-up the registry itself failed (unreachable, timing out, an error answer, a redirect refused),
+ * a command does not ask for the same domain again for this long: a /domain info meanwhile shows the stored
+ * answer at once instead of waiting on a registry that just failed. Our own limits (busy, a pause the
+ * registry asked for, no bootstrap file) are never remembered so, and the watch always asks when due.
  */
-const FAILED_RETRY_MS = 15 * 60_000;
+export const FAILED_RETRY_MS = 15 * 60_000;
+/** The failures that are the registry's own answer, remembered for FAILED_RETRY_MS. */
+const REGISTRY_FAILURES: ReadonlySet<RdapFailure> = new Set(['timeout', 'network', 'status', 'refused']);
 /** Bounds the memory of recent failures (the oldest are forgotten first). */
 const FAILED_REMEMBERED = 10_000;
 
@@ -34,6 +39,18 @@ export interface RegistryView {
   record: RegistryRecord | undefined;
   /** Why the registry could not be asked or answer just now; absent when it did (or was not due). */
   failed?: RdapFailure;
+  /** When failed is `paused` (or `rate_limited`): when the registry's pause ends. */
+  until?: Date;
+  /** When failed: the bootstrap's server that was asked (or would have been), e.g. to group a run's misses. */
+  server?: string;
+}
+
+/** Why a look-up brought no answer of the registry's. */
+export interface RegistryMiss {
+  kind: 'failed';
+  why: RdapFailure;
+  until?: Date;
+  server?: string;
 }
 
 /** Findings of one look-up, for the digest, with what is stored now. */
@@ -101,21 +118,31 @@ export class RegistryCheck {
     return (await this.store.registry.get([domain]))[0];
   }
 
-  /** Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers. */
+  /**
+   * Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers
+   * (a paused one is passed over at once). `bound` covers all of it, the bootstrap file included.
+   */
   async ask(
     domain: string,
-    options: { urgent?: boolean; signal?: AbortSignal } = {},
-  ): Promise<RegistryAnswer | { kind: 'failed'; why: RdapFailure }> {
-    const servers = await this.bootstrap.serversFor(domain);
+    options: RdapBound & { urgent?: boolean } = {},
+  ): Promise<RegistryAnswer | RegistryMiss> {
+    const servers = await this.bootstrap.serversFor(domain, options);
     if (servers === undefined) return { kind: 'failed', why: 'no_bootstrap' };
     if (servers.length === 0) return { kind: 'no_rdap' };
-    let failure: { kind: 'failed'; why: RdapFailure } = { kind: 'failed', why: 'network' };
+    let failure: RegistryMiss = { kind: 'failed', why: 'network' };
     for (const base of servers) {
       const url = new URL(`domain/${encodeURIComponent(domain)}`, base);
       const answer = await this.client.getJson(url, domainObjectSchema, options);
       if (answer.kind === 'ok') return keptFields(answer.value, answer.server);
       if (answer.kind === 'not_found' || answer.kind === 'unreadable') return answer;
-      failure = { kind: 'failed', why: answer.why };
+      // The first paused server says when; a later failure of another kind says more.
+      if (failure.why !== 'paused' || answer.why !== 'paused' || failure.server === undefined)
+        failure = {
+          kind: 'failed',
+          why: answer.why,
+          server: answer.server,
+          ...(answer.until ? { until: answer.until } : {}),
+        };
       if (answer.why === 'busy') break;
     }
     return failure;
@@ -124,31 +151,46 @@ export class RegistryCheck {
   /**
    * Looks `domain` up if its stored answer is older than `maxAgeMs` and stores what changed; the alerts
    * are what this call won the right to report (the conditional write), for a watched domain only.
+   * `urgent` (someone waits): ahead of the watch at every server, within URGENT_BUDGET_MS or the caller's
+   * deadline, whichever is sooner, and not asked again for a while after the registry failed. The watch
+   * (not urgent) asks whenever due, within its own deadline if it gives one.
    */
   async refresh(
     domain: { domain: string; unicode: string; watched: boolean },
     providerExpiry: string | null,
-    options: { maxAgeMs: number; urgent?: boolean },
+    options: RdapBound & { maxAgeMs: number; urgent?: boolean },
   ): Promise<RegistryOutcome> {
     const previous = await this.stored(domain.domain);
     // A domain watched since its last look-up is due at once: its flags were never decided for the watch.
     const unjudged = domain.watched && previous !== undefined && !previous.watched;
     if (!unjudged && !this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
+    const urgent = options.urgent ?? false;
     const failed = this.#failed.get(domain.domain);
-    if (failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
+    if (urgent && failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
       return { record: previous, alerts: [], failed: failed.why };
     }
-    const signal = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
+    const deadline = urgent
+      ? Math.min(options.deadline ?? Number.POSITIVE_INFINITY, Date.now() + URGENT_BUDGET_MS)
+      : options.deadline;
     const answer = await this.ask(domain.domain, {
-      urgent: options.urgent ?? false,
-      ...(signal ? { signal } : {}),
+      urgent,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(deadline !== undefined ? { deadline } : {}),
     });
     if (answer.kind === 'failed') {
-      this.#failed.delete(domain.domain);
-      this.#failed.set(domain.domain, { at: this.now().getTime(), why: answer.why });
-      if (this.#failed.size > FAILED_REMEMBERED)
-        this.#failed.delete(this.#failed.keys().next().value as string);
-      return { record: previous, alerts: [], failed: answer.why };
+      if (REGISTRY_FAILURES.has(answer.why)) {
+        this.#failed.delete(domain.domain);
+        this.#failed.set(domain.domain, { at: this.now().getTime(), why: answer.why });
+        if (this.#failed.size > FAILED_REMEMBERED)
+          this.#failed.delete(this.#failed.keys().next().value as string);
+      }
+      return {
+        record: previous,
+        alerts: [],
+        failed: answer.why,
+        ...(answer.until ? { until: answer.until } : {}),
+        ...(answer.server ? { server: answer.server } : {}),
+      };
     }
     this.#failed.delete(domain.domain);
     const readAt = this.now();
@@ -194,6 +236,11 @@ export class RegistryCheck {
       this.logger.warn({ err: error, domain }, 'rdap: could not read the DNS memory');
       return false;
     }
+  }
+
+  /** The registries' servers paused now (their 429 Retry-After), and until when. */
+  pauses(): { server: string; until: Date }[] {
+    return this.client.pauses();
   }
 
   /** Ends the look-ups under way and waiting (shutdown): a watch run waiting on registries ends now. */

@@ -27,6 +27,7 @@ export function createRegistryCheck(options: {
       ? Math.min(config.rdap.minIntervalMs, 50)
       : config.rdap.minIntervalMs,
     allowHttp: new URL(bootstrapUrl).protocol === 'http:',
+    maxPauseMs: config.rdap.maxPauseMs,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   return new RegistryCheck(

@@ -804,6 +804,9 @@ describe('parseRetryAfter', () => {
       parseRetryAfter('Wed, 21 Oct 2026 07:28:10 GMT', Date.parse('Wed, 21 Oct 2026 07:28:00 GMT')),
     ).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+    // Neither a number nor an HTTP-date: ignored, not read as a date (Date.parse: 1 January 2099).
+    expect(parseRetryAfter('in a while 2099')).toBeUndefined();
+    expect(parseRetryAfter('Sunday, 06-Nov-94 08:49:37 GMT', Date.parse('1994-11-06T08:49:30Z'))).toBe(7_000);
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 });

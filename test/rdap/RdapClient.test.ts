@@ -25,6 +25,8 @@ function client(options: Partial<ConstructorParameters<typeof RdapClient>[0]> = 
     onRequest: (event) => events.push(event),
     ...options,
   });
+  // What the bootstrap file does for the servers it names: they are reached where they are (loopback).
+  made.nameOrigins([registry, other, stranger, plain].map((s) => s.origin));
   clients.push(made);
   return made;
 }
@@ -161,7 +163,8 @@ describe('RdapClient', () => {
       why: 'status',
       status: 307,
     });
-    expect(registry.paths.filter((p) => p.endsWith('/loop.alpha'))).toHaveLength(4);
+    // A redirect to a URL already asked ends the request at once: a loop is not followed round.
+    expect(registry.paths.filter((p) => p.endsWith('/loop.alpha'))).toHaveLength(1);
   });
 
   it('obeys 429 with Retry-After for that server only, then retries', async () => {
@@ -201,7 +204,7 @@ describe('RdapClient', () => {
     const waiting = c.getJson(domainUrl(registry, 'later.alpha'), domainObjectSchema);
     await new Promise((r) => setTimeout(r, 200));
     c.stop();
-    expect(await waiting).toMatchObject({ kind: 'failed', why: 'busy' });
+    expect(await waiting).toMatchObject({ kind: 'failed', why: 'paused', until: expect.any(Date) });
     expect(performance.now() - started).toBeLessThan(5000);
     expect(registry.paths).toEqual(['/rdap/domain/later.alpha']);
   });
@@ -223,9 +226,11 @@ describe('RdapClient', () => {
       expect(server.paths).toHaveLength(8);
       expect(server.peak).toBeLessThanOrEqual(2);
       // Starts are spaced by the client; arrival at the fake jitters (a new connection's TLS handshake),
-      // so one gap may look shorter, never the whole run: 8 starts take at least 7 intervals.
-      expect(server.minSpacing()).toBeGreaterThanOrEqual(50);
+      // so one gap may look shorter (the first request's handshake is late, the second's lands close behind
+      // it: seen 0.3–47 ms on a loaded machine), never the whole run: 8 starts take at least 7 intervals.
       const starts = [...server.starts].sort((a, b) => a - b);
+      const short = starts.slice(1).filter((start, i) => start - (starts[i] as number) < 50);
+      expect(short.length).toBeLessThanOrEqual(1);
       expect((starts.at(-1) as number) - (starts[0] as number)).toBeGreaterThanOrEqual(7 * 100 - 40);
     }
   });

@@ -369,8 +369,11 @@ describe('the registry check in the watch', () => {
     expect(alpha.paths).toEqual(['/dns.json']);
     alpha.responder = () => ({ status: 503 });
     clock.now = new Date(NOW.getTime() + DAY);
+    // The copy held answers at once; the refresh runs beside it.
     expect(await registry.bootstrap.serversFor('x.gamma')).toEqual([gamma.base]);
+    await registry.bootstrap.settled();
     expect(alpha.paths).toEqual(['/dns.json', '/dns.json']);
+    expect(await registry.bootstrap.serversFor('x.gamma')).toEqual([gamma.base]);
   });
 
   it('starts from the shipped copy when neither the store nor the network has a bootstrap file', async () => {

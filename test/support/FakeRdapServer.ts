@@ -19,6 +19,8 @@ export interface RdapReply {
   delayMs?: number;
   /** Sent without a content-length (chunked), so only reading it shows its size. */
   chunked?: boolean;
+  /** Answered only once this settles: a server that stalls until the test lets it go. */
+  hold?: Promise<unknown>;
 }
 
 export type RdapResponder = (path: string) => RdapReply | undefined;
@@ -51,6 +53,8 @@ export class FakeRdapServer {
   readonly starts: number[] = [];
   inFlight = 0;
   peak = 0;
+  /** TCP connections accepted (before any TLS handshake): what "connected there" means. */
+  connections = 0;
   tooMany = 0;
   /** Domain answers by name (lower case); `responder` goes first. */
   readonly domains = new Map<string, RdapReply>();
@@ -66,13 +70,14 @@ export class FakeRdapServer {
     readonly origin: string,
   ) {
     server.on('connection', (socket: Socket) => {
+      this.connections++;
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
     });
   }
 
-  /** On 127.0.0.1, a free port; HTTPS when `tls` is given. */
-  static async start(tls?: { key: string; cert: string }): Promise<FakeRdapServer> {
+  /** On `host` (127.0.0.1), a free port; HTTPS when `tls` is given. */
+  static async start(tls?: { key: string; cert: string }, host = '127.0.0.1'): Promise<FakeRdapServer> {
     let fake: FakeRdapServer | undefined;
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       void fake?.handle(req, res);
@@ -80,9 +85,9 @@ export class FakeRdapServer {
     const server = tls
       ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler)
       : createHttpServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeRdapServer(server, `${tls ? 'https' : 'http'}://127.0.0.1:${port}`);
+    fake = new FakeRdapServer(server, `${tls ? 'https' : 'http'}://${host}:${port}`);
     return fake;
   }
 
@@ -104,6 +109,7 @@ export class FakeRdapServer {
     this.paths.length = 0;
     this.starts.length = 0;
     this.peak = 0;
+    this.connections = 0;
     this.tooMany = 0;
     this.domains.clear();
     this.responder = undefined;
@@ -133,6 +139,7 @@ export class FakeRdapServer {
         ({ status: 404, body: { errorCode: 404, title: 'Not Found' } } satisfies RdapReply);
       const delay = reply.delayMs ?? this.delayMs;
       if (delay > 0) await sleep(delay);
+      if (reply.hold) await reply.hold;
       this.send(res, reply);
     } finally {
       this.inFlight--;
