@@ -103,6 +103,11 @@ export class RdapClient {
     return gate;
   }
 
+  /** How long from now before `origin` may be asked again (0 for a server not asked yet). */
+  pausedForMs(origin: string): number {
+    return this.#gates.get(origin)?.pausedForMs ?? 0;
+  }
+
   /**
    * GETs `url` and validates the JSON answer with `schema`. `signal` bounds the whole of it: ended while
    * waiting for a turn it is `busy` (our own limits), ended during a request `timeout` (the registry was

@@ -101,6 +101,24 @@ export class RegistryCheck {
     return (await this.store.registry.get([domain]))[0];
   }
 
+  /**
+   * The origin of the first server the bootstrap names for `domain`: the watch groups a run's domains by
+   * it, so each registry's pace and pauses hold only its own domains. Undefined without an RDAP service
+   * (or while the bootstrap cannot name one).
+   */
+  async serverOf(domain: string): Promise<string | undefined> {
+    const servers = await this.bootstrap.serversFor(domain);
+    const first = servers?.[0];
+    return first === undefined ? undefined : new URL(first).origin;
+  }
+
+  /** Until when `origin` asks us to wait (a Retry-After), if that is later than `after`. */
+  pausedUntil(origin: string, after: Date = this.now()): Date | undefined {
+    const ms = this.client.pausedForMs(origin);
+    const until = new Date(this.now().getTime() + ms);
+    return ms > 0 && until > after ? until : undefined;
+  }
+
   /** Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers. */
   async ask(
     domain: string,
@@ -128,7 +146,8 @@ export class RegistryCheck {
   async refresh(
     domain: { domain: string; unicode: string; watched: boolean },
     providerExpiry: string | null,
-    options: { maxAgeMs: number; urgent?: boolean },
+    /** `signal`: the caller's deadline (a watch run's): ended while waiting for a turn, it is `busy`. */
+    options: { maxAgeMs: number; urgent?: boolean; signal?: AbortSignal },
   ): Promise<RegistryOutcome> {
     const previous = await this.stored(domain.domain);
     // A domain watched since its last look-up is due at once: its flags were never decided for the watch.
@@ -138,7 +157,9 @@ export class RegistryCheck {
     if (failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
       return { record: previous, alerts: [], failed: failed.why };
     }
-    const signal = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
+    const budget = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
+    const signal =
+      budget && options.signal ? AbortSignal.any([budget, options.signal]) : (budget ?? options.signal);
     const answer = await this.ask(domain.domain, {
       urgent: options.urgent ?? false,
       ...(signal ? { signal } : {}),

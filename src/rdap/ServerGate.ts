@@ -31,6 +31,11 @@ export class ServerGate {
     return this.#queue.length;
   }
 
+  /** How long from now before the next request may start (a Retry-After's pause, or the spacing). */
+  get pausedForMs(): number {
+    return Math.max(0, this.#notBefore - performance.now());
+  }
+
   /** Nothing starts for `ms` from now (a 429's Retry-After), and starts are spaced a little wider. */
   pause(ms: number): void {
     this.#notBefore = Math.max(this.#notBefore, performance.now() + ms);

@@ -19,6 +19,17 @@ export interface RdapReply {
   delayMs?: number;
   /** Sent without a content-length (chunked), so only reading it shows its size. */
   chunked?: boolean;
+  /** The answer is held until this settles (a test releases it once it has seen what must come first). */
+  hold?: Promise<unknown>;
+}
+
+/** A hold for `RdapReply.hold`: `release()` lets the answer go. */
+export function heldAnswer(): { hold: Promise<void>; release: () => void } {
+  let release = () => {};
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { hold, release };
 }
 
 export type RdapResponder = (path: string) => RdapReply | undefined;
@@ -133,6 +144,7 @@ export class FakeRdapServer {
         ({ status: 404, body: { errorCode: 404, title: 'Not Found' } } satisfies RdapReply);
       const delay = reply.delayMs ?? this.delayMs;
       if (delay > 0) await sleep(delay);
+      if (reply.hold) await reply.hold;
       this.send(res, reply);
     } finally {
       this.inFlight--;

@@ -25,6 +25,12 @@ export const en = {
   'rdap.info.no_date': 'no expiry date given',
   'rdap.info.none': 'none',
   'rdap.info.differs': "⚠️ differs from the provider's date",
+  'rdap.expiry.asking_one': 'Asking the registry about {n} domain: its word follows in a message of its own.',
+  'rdap.expiry.asking_other':
+    'Asking the registry about {n} domains: its word follows in a message of its own.',
+  'rdap.expiry.title_one': "The registry's word on {n} domain",
+  'rdap.expiry.title_other': "The registry's word on {n} domains",
+  'rdap.expiry.agrees': "Nothing differs from the provider's answer.",
 
   'rdap.why.timeout': 'timeout',
   'rdap.why.network': 'network',
@@ -60,6 +66,13 @@ export const de = translationOf(en)({
   'rdap.info.no_date': 'kein Ablaufdatum angegeben',
   'rdap.info.none': 'keiner',
   'rdap.info.differs': '⚠️ weicht vom Datum des Providers ab',
+  'rdap.expiry.asking_one':
+    'Die Registry wird zu {n} Domain gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+  'rdap.expiry.asking_other':
+    'Die Registry wird zu {n} Domains gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+  'rdap.expiry.title_one': 'Was die Registry zu {n} Domain sagt',
+  'rdap.expiry.title_other': 'Was die Registry zu {n} Domains sagt',
+  'rdap.expiry.agrees': 'Nichts weicht von der Antwort des Providers ab.',
 
   'rdap.why.timeout': 'Zeitüberschreitung',
   'rdap.why.network': 'Netzwerk',
