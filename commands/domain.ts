@@ -37,7 +37,7 @@ import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
 import {
   registryBeside,
   registryFields,
-  registryFollowUp,
+  registryFollowing,
   registryNote,
   storedBeside,
   withRegistry,
@@ -367,19 +367,9 @@ export const domain = defineCommand(definition, {
           }),
           invalid,
         });
-        const followUp =
-          due.length === 0
-            ? undefined
-            : registryBeside(context, due).then(
-                (views) => ({
-                  ...registryFollowUp(due, views, zone, context.t),
-                  data: dataOf(new Map([...registry, ...views])),
-                }),
-                (error: unknown) => {
-                  context.logger.error({ err: error }, 'rdap: look-ups failed');
-                  return undefined;
-                },
-              );
+        const followUp = registryFollowing(context, due, zone, (views) =>
+          dataOf(new Map([...registry, ...views])),
+        );
         const data = dataOf(registry);
         // The data goes with the first message (the one with the summary).
         const messages: ReadAnswer[] = renderDomainExpiry(

@@ -1,5 +1,5 @@
 import { type APIEmbedField, TimestampStyles, time } from 'discord.js';
-import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
+import type { AnswerData, CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
 import type { MessageKey, Translator } from '../../src/i18n/Translator.js';
 import type { RdapFailure } from '../../src/rdap/RdapClient.js';
 import { REQUEST_MAX_AGE_MS } from '../../src/rdap/RegistryCheck.js';
@@ -120,6 +120,26 @@ export async function storedBeside(
     else due.push(entry);
   }
   return { views, due };
+}
+
+/**
+ * Asks the registry about `due` (after the provider's answer went out) and resolves to the message that
+ * follows it with the registry's word, and `data`, the answer's data with it; undefined when none is due.
+ */
+export function registryFollowing(
+  context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now' | 't'>,
+  due: readonly Entry[],
+  zone: string,
+  data: (views: ReadonlyMap<string, RegistryBeside>) => AnswerData,
+): Promise<ReadAnswer | undefined> | undefined {
+  if (due.length === 0) return undefined;
+  return registryBeside(context, due).then(
+    (views) => ({ ...registryFollowUp(due, views, zone, context.t), data: data(views) }),
+    (error: unknown) => {
+      context.logger.error({ err: error }, 'rdap: look-ups failed');
+      return undefined;
+    },
+  );
 }
 
 /**

@@ -112,11 +112,9 @@ export class RegistryCheck {
     return first === undefined ? undefined : new URL(first).origin;
   }
 
-  /** Until when `origin` asks us to wait (a Retry-After), if that is later than `after`. */
-  pausedUntil(origin: string, after: Date = this.now()): Date | undefined {
-    const ms = this.client.pausedForMs(origin);
-    const until = new Date(this.now().getTime() + ms);
-    return ms > 0 && until > after ? until : undefined;
+  /** How long from now `origin` asks us to wait (its Retry-After, or the spacing): 0 when it may be asked. */
+  pausedForMs(origin: string): number {
+    return this.client.pausedForMs(origin);
   }
 
   /** Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers. */

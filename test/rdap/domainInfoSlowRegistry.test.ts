@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registryFields } from '../../commands/domain/registryBeside.js';
 import { translator } from '../../src/i18n/Translator.js';
+import { counted } from '../../src/watch/formatDate.js';
 import { embedsOf, fieldValue, idle, type Json, publicAnswer, rec, textOf } from '../support/e2eHelpers.js';
 import { bootstrapFile, domainObject, FakeRdapServer, heldAnswer } from '../support/FakeRdapServer.js';
 import { startTestBot, type TestBot } from '../support/startTestBot.js';
@@ -141,7 +142,7 @@ describe('/domain info beside a registry', { timeout: 30_000 }, () => {
       options: { domains: 'late.alpha fine.alpha' },
     });
     const first = await publicAnswer(t, i);
-    expect(first.body.content).toBe(en('rdap.expiry.asking', { count: 2, n: '2' }));
+    expect(first.body.content).toBe(en('rdap.expiry.asking', counted(en, 2)));
     const lines = textOf(first.body);
     expect(lines).toContain('late.alpha');
     expect(lines).toContain('fine.alpha');
@@ -153,7 +154,7 @@ describe('/domain info beside a registry', { timeout: 30_000 }, () => {
     expect(after.method).toBe('POST');
     expect(after.path).toBe(`/webhooks/${t.discord.applicationId}/${i.token}`);
     const [embed] = embedsOf(rec(after.body));
-    expect(embed?.title).toBe(en('rdap.expiry.title', { count: 2, n: '2' }));
+    expect(embed?.title).toBe(en('rdap.expiry.title', counted(en, 2)));
     expect(String(embed?.description)).toMatch(/late\.alpha.*differs.*client hold/);
     expect(String(embed?.description)).not.toContain('fine.alpha');
     await idle(t);
