@@ -22,7 +22,7 @@ import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
-import { registryData } from '../src/rdap/registryData.js';
+import { type RegistryBeside, registryData } from '../src/rdap/registryData.js';
 import { type DomainExpiryData, domainInfoData, failedLookupData } from '../src/replies/answerData.js';
 import { Colour } from '../src/replies/colours.js';
 import { literal } from '../src/replies/literal.js';
@@ -32,8 +32,16 @@ import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js
 import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
+import { counted } from '../src/watch/formatDate.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
-import { registryBeside, registryFields, registryNote, withRegistry } from './domain/registryBeside.js';
+import {
+  registryBeside,
+  registryFields,
+  registryFollowing,
+  registryNote,
+  storedBeside,
+  withRegistry,
+} from './domain/registryBeside.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;
@@ -324,16 +332,16 @@ export const domain = defineCommand(definition, {
         );
         const zone = context.config.hosting.timeZone;
         const providerExpiry = (result: ExpiryResult) => result.info?.expiryDate?.toISODate() ?? null;
-        const registry = await registryBeside(
-          context,
-          results
-            .filter((r) => r.info && r.error === undefined)
-            .map((r) => ({
-              domain: r.domain.ascii,
-              unicode: r.domain.unicode,
-              providerExpiry: providerExpiry(r),
-            })),
-        );
+        const entries = results
+          .filter((r) => r.info && r.error === undefined)
+          .map((r) => ({
+            domain: r.domain.ascii,
+            unicode: r.domain.unicode,
+            providerExpiry: providerExpiry(r),
+          }));
+        // The provider's answer goes out now with what the registry said within the day; the others are
+        // asked after it, and the registry's word on them follows in a message of its own.
+        const { views: registry, due } = await storedBeside(context, entries);
         for (const result of results) {
           const view = registry.get(result.domain.ascii);
           if (view) result.note = registryNote(view, providerExpiry(result), zone, context.t);
@@ -342,10 +350,10 @@ export const domain = defineCommand(definition, {
           input,
           reason: context.t.render(error.problem),
         }));
-        const data: DomainExpiryData = {
+        const dataOf = (views: ReadonlyMap<string, RegistryBeside>): DomainExpiryData => ({
           within,
           domains: results.map(({ domain, info, error }) => {
-            const view = registry.get(domain.ascii);
+            const view = views.get(domain.ascii);
             return info && error === undefined
               ? {
                   ...domainInfoData(
@@ -358,7 +366,11 @@ export const domain = defineCommand(definition, {
               : failedLookupData(domain, error ?? context.t('domain.expiry.no_answer'));
           }),
           invalid,
-        };
+        });
+        const followUp = registryFollowing(context, due, zone, (views) =>
+          dataOf(new Map([...registry, ...views])),
+        );
+        const data = dataOf(registry);
         // The data goes with the first message (the one with the summary).
         const messages: ReadAnswer[] = renderDomainExpiry(
           results,
@@ -367,7 +379,10 @@ export const domain = defineCommand(definition, {
           context.t,
           invalid,
         ).map((embeds) => ({ embeds }));
-        return messages.map((body, index) => (index === 0 ? { ...body, data } : body));
+        const asking = followUp
+          ? { content: context.t('rdap.expiry.asking', counted(context.t, due.length)), followUp }
+          : {};
+        return messages.map((body, index) => (index === 0 ? { ...body, ...asking, data } : body));
       },
     }),
     register,

@@ -27,6 +27,7 @@ import {
   type FileRequest,
   parseDomainFile,
 } from '../src/watch/domainFile.js';
+import { registryWaitLine } from '../src/watch/renderRegistryWaits.js';
 import {
   count,
   type InvalidEntry,
@@ -324,6 +325,10 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
     lines.push(t('watch.check.nothing_new'));
   }
   if (summary.outcome === 'failed') lines.push(t('watch.check.run_failed'));
+  // Which registries were waiting when the check's deadline came: their domains are asked next run.
+  for (const wait of summary.waits) {
+    lines.push(`⏳ ${registryWaitLine(wait, t, watch.settings.timeZone, context.now())}`);
+  }
   return {
     embeds: [
       {
@@ -344,6 +349,11 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
       messages: summary.messages,
       durationMs: Math.round(summary.durationMs),
       outcome: summary.outcome,
+      registriesWaiting: summary.waits.map((w) => ({
+        tlds: w.tlds,
+        domains: w.count,
+        ...(w.until ? { until: w.until.toISOString() } : {}),
+      })),
     } satisfies WatchCheckData,
   };
 }

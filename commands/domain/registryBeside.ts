@@ -1,12 +1,13 @@
 import { type APIEmbedField, TimestampStyles, time } from 'discord.js';
-import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
+import type { AnswerData, CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
 import type { MessageKey, Translator } from '../../src/i18n/Translator.js';
 import type { RdapFailure } from '../../src/rdap/RdapClient.js';
 import { REQUEST_MAX_AGE_MS } from '../../src/rdap/RegistryCheck.js';
 import type { RegistryBeside } from '../../src/rdap/registryData.js';
 import { differs, HELD, registryDate, TRANSFER_PENDING } from '../../src/rdap/registryFindings.js';
 import { escapeUserText } from '../../src/replies/escapeUserText.js';
-import { calendarDate } from '../../src/watch/formatDate.js';
+import { cutText } from '../../src/text/cutText.js';
+import { calendarDate, counted } from '../../src/watch/formatDate.js';
 
 const WHY: Record<RdapFailure, Extract<MessageKey, `rdap.why.${string}`>> = {
   timeout: 'rdap.why.timeout',
@@ -64,46 +65,110 @@ export async function registryBeside(
 }
 
 /**
- * The registry's share of a /domain info's wait once the provider has answered: past it, the provider's
- * answer goes out with the registry "still being asked", and the reply is edited when the registry answers
- * (or gives up: RegistryCheck bounds that). A slow registry never holds up the provider's answer for long.
- */
-export const REGISTRY_SHARE_MS = 1_500;
-
-/**
- * `render`ed with the registry's word for one domain, or — when the registry has not answered within
- * `budgetMs` — with what was stored before, marked pending, and `later` the answer with the registry's
- * word (never rejects). Without the registry check (RDAP_CHECK=off), `render()` at once.
+ * `render`ed at once with what the registry said before (the provider's answer never waits for the
+ * registry): when that stored answer is younger than a day it is the answer; otherwise it is shown marked
+ * "still being asked", and `later` is the answer with the registry's word once it has answered or given up
+ * (RegistryCheck bounds that; never rejects). Without the registry check (RDAP_CHECK=off), `render()`.
  */
 export async function withRegistry(
   context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now'>,
   entry: { domain: string; unicode: string; providerExpiry: string | null },
   render: (view?: RegistryBeside) => ReadAnswer,
-  budgetMs = REGISTRY_SHARE_MS,
 ): Promise<ReadAnswer> {
   const { registry } = context;
   if (!registry) return render();
   const providerReadAt = context.now();
+  const stored = await registry.stored(entry.domain).catch((error: unknown) => {
+    context.logger.warn({ err: error, domain: entry.domain }, 'rdap: could not read the stored answer');
+    return undefined;
+  });
+  if (stored && !registry.due(stored, REQUEST_MAX_AGE_MS)) return render({ record: stored, providerReadAt });
   const asking = registryBeside(context, [entry]).then(
-    (views) => views.get(entry.domain),
+    (views) => views.get(entry.domain) ?? { record: stored, failed: 'network' as const, providerReadAt },
     (error: unknown) => {
       context.logger.error({ err: error, domain: entry.domain }, 'rdap: look-up failed');
-      return { record: undefined, failed: 'network', providerReadAt } satisfies RegistryBeside;
+      return { record: stored, failed: 'network', providerReadAt } satisfies RegistryBeside;
     },
   );
-  let timer: NodeJS.Timeout | undefined;
-  const late = Symbol('late');
-  const first = await Promise.race([
-    asking,
-    new Promise<typeof late>((resolve) => {
-      timer = setTimeout(() => resolve(late), budgetMs);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  if (first !== late) return render(first);
-  const stored = await registry.stored(entry.domain).catch(() => undefined);
   return {
     ...render({ record: stored, pending: true, providerReadAt }),
     later: asking.then(render),
+  };
+}
+
+type Entry = { domain: string; unicode: string; providerExpiry: string | null };
+
+/**
+ * What can be shown at once (no registry is asked): each domain's stored answer when it is younger than a
+ * day; `due` are the domains to ask (registryBeside) after the provider's answer is out.
+ */
+export async function storedBeside(
+  context: Pick<CommandContext, 'registry' | 'logger' | 'now'>,
+  entries: readonly Entry[],
+): Promise<{ views: Map<string, RegistryBeside>; due: Entry[] }> {
+  const views = new Map<string, RegistryBeside>();
+  const { registry } = context;
+  if (!registry || entries.length === 0) return { views, due: [] };
+  const providerReadAt = context.now();
+  const due: Entry[] = [];
+  for (const entry of entries) {
+    const record = await registry.stored(entry.domain).catch((error: unknown) => {
+      context.logger.warn({ err: error, domain: entry.domain }, 'rdap: could not read the stored answer');
+      return undefined;
+    });
+    if (record && !registry.due(record, REQUEST_MAX_AGE_MS))
+      views.set(entry.domain, { record, providerReadAt });
+    else due.push(entry);
+  }
+  return { views, due };
+}
+
+/**
+ * Asks the registry about `due` (after the provider's answer went out) and resolves to the message that
+ * follows it with the registry's word, and `data`, the answer's data with it; undefined when none is due.
+ */
+export function registryFollowing(
+  context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now' | 't'>,
+  due: readonly Entry[],
+  zone: string,
+  data: (views: ReadonlyMap<string, RegistryBeside>) => AnswerData,
+): Promise<ReadAnswer | undefined> | undefined {
+  if (due.length === 0) return undefined;
+  return registryBeside(context, due).then(
+    (views) => ({ ...registryFollowUp(due, views, zone, context.t), data: data(views) }),
+    (error: unknown) => {
+      context.logger.error({ err: error }, 'rdap: look-ups failed');
+      return undefined;
+    },
+  );
+}
+
+/**
+ * The message that follows a /domain expiry with the registry's word on the domains it was asked about:
+ * a line for each where it differs, holds the domain, offers no RDAP or could not be asked.
+ */
+export function registryFollowUp(
+  asked: readonly Entry[],
+  views: ReadonlyMap<string, RegistryBeside>,
+  zone: string,
+  t: Translator,
+): ReadAnswer {
+  const lines: string[] = [];
+  for (const entry of asked) {
+    const view = views.get(entry.domain);
+    const note = view?.failed
+      ? ` · ${t('rdap.info.not_asked', { why: t(WHY[view.failed]) })}`
+      : registryNote(view, entry.providerExpiry, zone, t);
+    if (note !== '') lines.push(`**${escapeUserText(entry.unicode, 300)}**${note}`);
+  }
+  if (lines.length === 0) lines.push(t('rdap.expiry.agrees'));
+  return {
+    embeds: [
+      {
+        title: t('rdap.expiry.title', counted(t, asked.length)),
+        description: cutText(lines.join('\n'), 4000),
+      },
+    ],
   };
 }
 

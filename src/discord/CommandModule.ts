@@ -230,7 +230,7 @@ export interface ComponentHandler {
   /** Checked, with the channel, exactly as for a command before the handler runs. */
   tier: Tier;
   /** Returns the message's new content; `args` is what followed `hostops:<action>:` in the custom id. */
-  update: (context: ComponentContext) => Promise<Omit<ReadAnswer, 'later'>>;
+  update: (context: ComponentContext) => Promise<Omit<ReadAnswer, 'later' | 'followUp'>>;
 }
 
 export interface ComponentContext extends Omit<CommandContext, 'interaction'> {
@@ -297,6 +297,11 @@ export type ReadAnswer = ReplyBody & {
   data?: AnswerData;
   /** Work the answer says is under way; the answer is edited to what it resolves to (never rejects). */
   later?: Promise<ReadAnswer>;
+  /**
+   * A message of its own that follows the whole answer once it resolves (never rejects; nothing when
+   * undefined): what a side source says about an answer of several messages (/domain expiry's registry).
+   */
+  followUp?: Promise<ReadAnswer | undefined>;
 };
 
 /** Suggestions for the option being typed: at most 25 are shown. */

@@ -316,13 +316,13 @@ export class InteractionRouter {
           const [first = { content: context.t('errors.nothing_to_show') }, ...rest] = Array.isArray(result)
             ? result
             : [result];
-          const { later, data, ...shown } = first;
+          const { later, followUp, data, ...shown } = first;
           // The answer replaces the waiting notice, text included.
           const answer = notice.shown ? { content: '', ...shown } : shown;
           const sandbox = this.#deps.config.hosting.sandbox;
           await interaction.editReply(withAttachments(withSandboxNotice(answer, sandbox, context.t)));
           this.#answers.data(interaction, data);
-          for (const { data: _data, ...body } of rest) {
+          for (const { data: _data, later: _later, followUp: _followUp, ...body } of rest) {
             const followUp = withAttachments(body);
             await interaction.followUp(subcommand.ephemeral ? ephemeral(followUp) : followUp);
           }
@@ -333,6 +333,16 @@ export class InteractionRouter {
               const { later: _, data: laterData, ...updated } = await later;
               await interaction.editReply(withAttachments(withSandboxNotice(updated, sandbox, context.t)));
               this.#answers.data(interaction, laterData);
+            });
+          }
+          if (followUp) {
+            await this.#answers.safely(invocation, async () => {
+              const after = await followUp;
+              if (!after) return;
+              const { later: _, followUp: __, data: afterData, ...body } = after;
+              const message = withAttachments(withSandboxNotice(body, sandbox, context.t));
+              await interaction.followUp(subcommand.ephemeral ? ephemeral(message) : message);
+              this.#answers.data(interaction, afterData);
             });
           }
           return;

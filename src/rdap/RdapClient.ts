@@ -162,6 +162,11 @@ export class RdapClient {
     return paused;
   }
 
+  /** How long from now before `origin` may be asked again (0 for a server not asked yet). */
+  pausedForMs(origin: string): number {
+    return this.#gates.get(origin)?.pausedForMs ?? 0;
+  }
+
   /**
    * GETs `url` (a bootstrap server's) and validates the JSON answer with `schema`. The bound covers all
    * of it: a server paused past the deadline is `paused` at once (with `until`); ended while waiting for

@@ -119,6 +119,22 @@ export class RegistryCheck {
   }
 
   /**
+   * The origin of the first server the bootstrap names for `domain`: the watch groups a run's domains by
+   * it, so each registry's pace and pauses hold only its own domains. Undefined without an RDAP service
+   * (or while the bootstrap cannot name one).
+   */
+  async serverOf(domain: string): Promise<string | undefined> {
+    const servers = await this.bootstrap.serversFor(domain);
+    const first = servers?.[0];
+    return first === undefined ? undefined : new URL(first).origin;
+  }
+
+  /** How long from now `origin` asks us to wait (its Retry-After, or the spacing): 0 when it may be asked. */
+  pausedForMs(origin: string): number {
+    return this.client.pausedForMs(origin);
+  }
+
+  /**
    * Asks the registry for `domain` (ASCII): every server the bootstrap names, in order, until one answers
    * (a paused one is passed over at once). `bound` covers all of it, the bootstrap file included.
    */

@@ -51,6 +51,11 @@ export class ServerGate {
     return this.#queue.length;
   }
 
+  /** How long from now before the next request may start (a Retry-After's pause, or the spacing). */
+  get pausedForMs(): number {
+    return Math.max(0, this.#notBefore - performance.now());
+  }
+
   /** performance.now() at which the server's pause ends, if it is paused now. */
   pausedUntil(): number | undefined {
     return this.#pausedUntil > performance.now() ? this.#pausedUntil : undefined;

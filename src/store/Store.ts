@@ -295,6 +295,12 @@ export interface Store {
     flagged(): Promise<{ domain: string; flags: RegistryFlag[] }[]>;
     /** A page of the watched domains whose registry expiry is known, by name: `limit` after `after`. */
     expiries(after: string | undefined, limit: number): Promise<{ domain: string; expiresAt: string }[]>;
+    /** Claims a re-read of `domain` unless one was claimed within `windowMs` (a conditional upsert). */
+    claimReask(
+      domain: string,
+      now: Date,
+      windowMs: number,
+    ): Promise<{ claimed: true } | { claimed: false; at: Date }>;
   };
   readonly replicas: {
     /** Records that this replica is alive (insert or refresh), at `now` or else by the store's clock. */

@@ -76,6 +76,27 @@ export function registryQueries(db: Kysely<Database>): Store['registry'] {
         .execute();
       return rows.map((row) => ({ domain: row.domain, expiresAt: row.expires_at as string }));
     },
+
+    async claimReask(domain, now, windowMs) {
+      const at = now.getTime();
+      const result = await db
+        .insertInto('registry_reasks')
+        .values({ domain, asked_at: at })
+        .onConflict((oc) =>
+          oc
+            .column('domain')
+            .doUpdateSet({ asked_at: at })
+            .where('registry_reasks.asked_at', '<=', at - windowMs),
+        )
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return { claimed: true };
+      const row = await db
+        .selectFrom('registry_reasks')
+        .select('asked_at')
+        .where('domain', '=', domain)
+        .executeTakeFirst();
+      return { claimed: false, at: new Date(Number(row?.asked_at ?? at)) };
+    },
   };
 }
 

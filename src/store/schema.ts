@@ -49,6 +49,13 @@ export interface AuditTable {
   announce_due_at: number | null;
 }
 
+/** When a domain was last re-read at its registry on an operator's demand (migration 0023). */
+export interface RegistryReasksTable {
+  domain: string;
+  /** ms since the epoch */
+  asked_at: number;
+}
+
 /** What an audit row owes Discord until it accepts it (migration 0020). */
 export interface OwedPostsTable {
   audit_id: number;
@@ -151,6 +158,7 @@ export interface Database {
   changes: ChangesTable;
   audit: AuditTable;
   owed_posts: OwedPostsTable;
+  registry_reasks: RegistryReasksTable;
   interaction_claims: InteractionClaimsTable;
   job_runs: JobRunsTable;
 }

@@ -4,14 +4,17 @@ import pLimit from 'p-limit';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Locale } from '../i18n/locales.js';
-import { type MessageKey, message, type Translator, translator } from '../i18n/Translator.js';
+import { message, type Translator, translator } from '../i18n/Translator.js';
 import type { Logger } from '../logger.js';
 import { type RegistryCheck, WATCH_MAX_AGE_MS } from '../rdap/RegistryCheck.js';
 import type { BotMessages } from '../replies/ReplyBody.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import { type Alert, decide, type Observation } from './alertRules.js';
 import { daysBetween } from './daysBetween.js';
+import { failureReason } from './failureReason.js';
+import { leastRecentlyRead, RegistryLanes, type RegistryWait, RunDeadline } from './RegistryLanes.js';
 import { renderDigest } from './renderDigest.js';
+import { renderRegistryWaits } from './renderRegistryWaits.js';
 import { type WatchCalendar, WatchCalendars } from './WatchCalendars.js';
 import type { RegistrySeriesRow, WatchData } from './watchPages.js';
 
@@ -27,20 +30,6 @@ export interface WatchSettings {
   /** The digest is public: BOT_LOCALE (`config.botLocale`). */
   locale: Locale;
 }
-
-/** Why a lookup failed, by the client's error kind, in words of the catalogue. */
-const FAILURE_REASON: Record<HostingApiError['kind'], Extract<MessageKey, `watch.reason.${string}`>> = {
-  unauthorized: 'watch.reason.unauthorized',
-  not_found: 'watch.reason.not_found',
-  rate_limited: 'watch.reason.rate_limited',
-  upstream: 'watch.reason.upstream',
-  bad_response: 'watch.reason.bad_response',
-  timeout: 'watch.reason.timeout',
-  network: 'watch.reason.network',
-  outcome_unknown: 'watch.reason.outcome_unknown',
-  request_too_large: 'watch.reason.request_too_large',
-  no_connection: 'watch.reason.no_connection',
-};
 
 export interface WatchObserver {
   watchRun(summary: RunSummary): void;
@@ -71,7 +60,23 @@ export interface RunSummary {
   messages: number;
   durationMs: number;
   outcome: 'ok' | 'partial' | 'failed';
+  /** Registries that could not be asked about all their domains by the run's deadline (carried over). */
+  waits: RegistryWait[];
 }
+
+const EMPTY_RUN: RunSummary = {
+  checked: 0,
+  failed: 0,
+  alerts: [],
+  messages: 0,
+  durationMs: 0,
+  outcome: 'ok',
+  waits: [],
+};
+/** A manual check waits this long for the registries once the provider's side is done; the rest is carried. */
+export const REGISTRY_CHECK_MS = 60_000;
+/** Newly added domains' registry look-ups end this long after the provider's side; the rest is carried. */
+export const ADDED_REGISTRY_MS = 10 * 60_000;
 
 /**
  * The domain watch: the list of watched domains, and the run that looks each one up through the
@@ -83,7 +88,7 @@ export class DomainWatch implements WatchData {
   /** Every lookup of this process, scheduled run or new domains, shares WATCH_CONCURRENCY. */
   readonly #limit: ReturnType<typeof pLimit>;
   /** The registry look-ups of newly added domains still under way (see run). */
-  readonly #registryTails = new Set<Promise<number>>();
+  readonly #registryTails = new Set<Promise<void>>();
   /** Expiry date → its instant: a scrape converts each distinct date once, not each domain every time. */
   readonly #instants = new Map<string, number>();
   readonly #calendars: WatchCalendars;
@@ -148,7 +153,7 @@ export class DomainWatch implements WatchData {
     return stored === undefined ? undefined : (JSON.parse(stored) as LastWatchRun);
   }
 
-  async #noteRun(summary: RunSummary, log: Logger): Promise<void> {
+  async #noteRun(summary: Pick<RunSummary, 'outcome' | 'checked'>, log: Logger): Promise<void> {
     const run: LastWatchRun = {
       at: this.now().toISOString(),
       outcome: summary.outcome,
@@ -192,14 +197,16 @@ export class DomainWatch implements WatchData {
 
   /**
    * Looks up every watched domain (or, for `added`, just those) and posts one digest of what is new;
-   * never throws.
+   * never throws. The registries are asked beside it (RegistryLanes) within the run's `deadline`: the
+   * scheduler's ends at the next tick; a manual check's REGISTRY_CHECK_MS after the provider's side.
    */
-  async run(trigger: 'schedule' | 'manual'): Promise<RunSummary>;
+  async run(trigger: 'schedule' | 'manual', options?: { deadline?: RunDeadline }): Promise<RunSummary>;
   async run(trigger: 'added', only: readonly string[]): Promise<RunSummary & { seen: WatchedDomain[] }>;
   async run(
     trigger: 'schedule' | 'manual' | 'added',
-    only?: readonly string[],
+    second?: readonly string[] | { deadline?: RunDeadline },
   ): Promise<RunSummary & { seen?: WatchedDomain[] }> {
+    const only = Array.isArray(second) ? (second as readonly string[]) : undefined;
     const started = performance.now();
     const log = this.logger.child({ watchRun: trigger });
     let domains: WatchedDomain[];
@@ -207,26 +214,30 @@ export class DomainWatch implements WatchData {
       domains = only ? await this.store.watch.get(only) : await this.store.watch.all();
     } catch (error) {
       log.error({ err: error }, 'watch run could not read the watched domains');
-      const summary = {
-        checked: 0,
-        failed: 0,
-        alerts: [],
-        messages: 0,
-        durationMs: 0,
-        outcome: 'failed' as const,
-      };
+      const summary = { ...EMPTY_RUN, outcome: 'failed' as const };
       if (trigger !== 'added') this.observer?.watchRun(summary);
       return summary;
     }
+    const deadline = (second as { deadline?: RunDeadline } | undefined)?.deadline ?? new RunDeadline();
+    // The registry is asked beside, never inside, the provider's share (WATCH_CONCURRENCY): a lane per
+    // registry, each at its server's own pace (src/rdap/ServerGate.ts), none holding another.
+    const lanes = this.registry
+      ? new RegistryLanes(
+          this.registry,
+          deadline,
+          { alerts: (found) => this.post(found, log), waits: (waits) => this.#postWaits(waits, log) },
+          log,
+          this.now,
+          // A domain just added (again) is asked at once, whatever was read of it before.
+          trigger === 'added' ? 0 : WATCH_MAX_AGE_MS,
+        )
+      : undefined;
+    if (lanes) domains = await leastRecentlyRead(this.store, domains, log);
     const limit = this.#limit;
     // One calendar day for the whole run: a run across midnight judges every domain alike.
     const today = this.#today();
     const alerts: Alert[] = [];
     let failed = 0;
-    // The registry is asked beside, never inside, the provider's share (WATCH_CONCURRENCY): its pace is
-    // each RDAP server's own (src/rdap/ServerGate.ts).
-    const registryChecks: Promise<void>[] = [];
-    const registryAlerts: Alert[] = [];
     // What the run stored shows in the gauges and the calendar every RUN_STAMP_EVERY_MS, and at its end.
     let stamped = performance.now();
     let stamping = false;
@@ -248,53 +259,52 @@ export class DomainWatch implements WatchData {
             failed++;
             log.error({ err: error, domain: seen.domain }, 'watch could not store what it saw');
           }
-          if (this.registry) {
-            const providerExpiry = observation.kind === 'ok' ? observation.expiryDate : seen.expiryDate;
-            registryChecks.push(
-              this.#askRegistry(seen, providerExpiry, log).then((a) => void registryAlerts.push(...a)),
-            );
-          }
+          lanes?.add(seen, observation.kind === 'ok' ? observation.expiryDate : seen.expiryDate);
           await stampNow();
         }),
       ),
     );
     if (domains.length > 0) await this.noteChanged(log);
+    // The provider's digest never waits for the registries: their findings follow, a registry at a time.
     let messages = await this.post(alerts, log);
-    // The provider's digest does not wait for the registries' pace (a server allows one request a second
-    // by default): their findings follow in a digest of their own. A look at newly added domains answers
-    // without them; they come when the registries have answered.
-    const registryDigest = Promise.all(registryChecks).then(async () => {
-      // The registry's series (flags, expiry) show what the registries said.
-      if (registryChecks.length > 0) await this.noteChanged(log);
-      return this.post(registryAlerts, log);
-    });
-    if (trigger === 'added') {
-      this.#registryTails.add(registryDigest);
-      void registryDigest.finally(() => this.#registryTails.delete(registryDigest));
-    } else {
-      messages += await registryDigest;
-      alerts.push(...registryAlerts);
-    }
     const outcome = failed === 0 ? 'ok' : failed === domains.length ? 'failed' : 'partial';
+    const provider = { checked: domains.length, failed, outcome } as const;
+    // A look at a few new domains says nothing about whether the scheduled watch is running.
+    if (trigger !== 'added') await this.#noteRun(provider, log);
+    if (deadline.remainingMs() === Number.POSITIVE_INFINITY) {
+      deadline.endIn(trigger === 'added' ? ADDED_REGISTRY_MS : REGISTRY_CHECK_MS);
+    }
+    const waits: RegistryWait[] = [];
+    const registrySide = lanes?.finish().then(async (side) => {
+      // The registry's series (flags, expiry) show what the registries said.
+      if (side.asked > 0) await this.noteChanged(log);
+      return side;
+    });
+    if (trigger === 'added' && registrySide) {
+      const tail = registrySide.then(() => undefined);
+      this.#registryTails.add(tail);
+      void tail.finally(() => this.#registryTails.delete(tail));
+    } else if (registrySide) {
+      const side = await registrySide;
+      messages += side.messages;
+      alerts.push(...side.alerts);
+      waits.push(...side.waits);
+    }
     const summary = {
-      checked: domains.length,
-      failed,
+      ...provider,
       alerts,
       messages,
       durationMs: performance.now() - started,
-      outcome,
+      waits,
     } as const;
-    // A look at a few new domains says nothing about whether the scheduled watch is running.
-    if (trigger !== 'added') {
-      this.observer?.watchRun(summary);
-      await this.#noteRun(summary, log);
-    }
+    if (trigger !== 'added') this.observer?.watchRun(summary);
     log.info(
       {
         checked: summary.checked,
         failed,
         alerts: alerts.length,
         messages,
+        waiting: waits.map((w) => ({ server: w.server, count: w.count })),
         ms: Math.round(summary.durationMs),
       },
       'watch run finished',
@@ -305,6 +315,21 @@ export class DomainWatch implements WatchData {
     } catch (error) {
       log.error({ err: error }, 'could not read back the domains just looked up');
       return { ...summary, seen: [] };
+    }
+  }
+
+  /** Says which registries could not be asked about how many domains (carried to the next run). */
+  async #postWaits(waits: readonly RegistryWait[], log: Logger): Promise<number> {
+    try {
+      const t = translator(this.settings.locale);
+      await this.messages.post(
+        this.settings.channelId,
+        renderRegistryWaits(waits, t, this.settings.timeZone, this.now()),
+      );
+      return 1;
+    } catch (error) {
+      log.error({ err: error }, 'could not post which registries were waiting');
+      return 0;
     }
   }
 
@@ -336,19 +361,6 @@ export class DomainWatch implements WatchData {
     return messages;
   }
 
-  /** The registry's findings for one watched domain, if its answer is a day old; never throws. */
-  async #askRegistry(seen: WatchedDomain, providerExpiry: string | null, log: Logger): Promise<Alert[]> {
-    try {
-      const outcome = await this.registry?.refresh({ ...seen, watched: true }, providerExpiry, {
-        maxAgeMs: WATCH_MAX_AGE_MS,
-      });
-      return outcome?.alerts ?? [];
-    } catch (error) {
-      log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
-      return [];
-    }
-  }
-
   async #observe(domain: string): Promise<Observation> {
     try {
       // The client retries 429 after Retry-After (and 5xx) within its time budget. Every look-up of the
@@ -364,7 +376,7 @@ export class DomainWatch implements WatchData {
     } catch (error) {
       if (error instanceof HostingApiError && error.kind === 'not_found') return { kind: 'not_found' };
       const reason = message(
-        error instanceof HostingApiError ? FAILURE_REASON[error.kind] : 'watch.reason.internal',
+        error instanceof HostingApiError ? failureReason[error.kind] : 'watch.reason.internal',
       );
       return { kind: 'failed', reason };
     }

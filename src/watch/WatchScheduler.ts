@@ -2,14 +2,18 @@ import { Cron } from 'croner';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import type { DomainWatch } from './DomainWatch.js';
+import { RunDeadline } from './RegistryLanes.js';
 
 /**
  * Runs the watch on its cron schedule, in the API's time zone. Every replica keeps the schedule; the
- * one that claims a tick in the store runs it, so each tick runs once.
+ * one that claims a tick in the store runs it, so each tick runs once. A run's registries are asked until
+ * the next tick at most (its deadline); a run still under way at a tick is ended there (what it could not
+ * ask is carried), and the tick runs after it: no tick is skipped for a run that cannot end.
  */
 export class WatchScheduler {
   readonly #cron: Cron;
   #running: Promise<unknown> | undefined;
+  #deadline: RunDeadline | undefined;
 
   constructor(
     watch: DomainWatch,
@@ -19,17 +23,29 @@ export class WatchScheduler {
     timeZone: string,
     logger: Logger,
   ) {
-    this.#cron = new Cron(schedule, { timezone: timeZone, protect: true, unref: true }, async (job: Cron) => {
+    this.#cron = new Cron(schedule, { timezone: timeZone, unref: true }, async (job: Cron) => {
       // The scheduled time, not the clock: replicas whose clocks differ by a little claim the same tick.
       const tick = (job.currentRun() ?? new Date()).toISOString().slice(0, 19);
-      try {
+      const previous = this.#running;
+      if (previous) {
+        logger.warn({ tick }, 'the last watch run is still going at the next tick: its registries end now');
+        this.#deadline?.end();
+      }
+      const run = (async () => {
+        await previous?.catch(() => {});
         if (!(await store.claims.claimJobRun('watch', tick, replicaId, new Date()))) return;
-        this.#running = watch.run('schedule');
-        await this.#running;
+        const next = job.nextRun();
+        const deadline = new RunDeadline(next ? next.getTime() - Date.now() : undefined);
+        this.#deadline = deadline;
+        await watch.run('schedule', { deadline });
+      })();
+      this.#running = run;
+      try {
+        await run;
       } catch (error) {
         logger.error({ err: error }, 'scheduled watch run failed');
       } finally {
-        this.#running = undefined;
+        if (this.#running === run) this.#running = undefined;
       }
     });
   }
@@ -55,6 +71,6 @@ export class WatchScheduler {
   /** No new ticks; a run under way is waited for. */
   async stop(): Promise<void> {
     this.#cron.stop();
-    await this.#running;
+    await this.#running?.catch(() => {});
   }
 }

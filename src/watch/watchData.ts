@@ -48,6 +48,8 @@ export type WatchCheckData = {
   durationMs: number;
   /** ok, partial or failed. */
   outcome: string;
+  /** Registries not asked about every domain by the check's deadline (carried to the next run). */
+  registriesWaiting: { tlds: string[]; domains: number; until?: string }[];
 };
 
 export function watchedDomainData(row: WatchedDomain, daysLeft: number | null): WatchedDomainData {

@@ -1,13 +1,13 @@
 // /domain info through the fake Discord and the built bot, beside a fake registry (plain http on loopback:
-// its bootstrap URL is http) that answers at once, slowly, or not at all: the provider's answer goes out
-// once the provider has answered and the registry's share of the wait (REGISTRY_SHARE_MS) is over; the
-// registry's word follows as an edit of that same reply. A slow registry is never told as the provider's
-// failure.
+// its bootstrap URL is http) that answers at once, holds its answer, or fails: the provider's answer goes
+// out as soon as the provider has answered, and the registry's word follows as an edit of that same reply
+// (issue 48). A slow registry is never told as the provider's failure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REGISTRY_SHARE_MS, registryFields } from '../../commands/domain/registryBeside.js';
+import { registryFields } from '../../commands/domain/registryBeside.js';
 import { translator } from '../../src/i18n/Translator.js';
+import { counted } from '../../src/watch/formatDate.js';
 import { embedsOf, fieldValue, idle, type Json, publicAnswer, rec, textOf } from '../support/e2eHelpers.js';
-import { bootstrapFile, domainObject, FakeRdapServer } from '../support/FakeRdapServer.js';
+import { bootstrapFile, domainObject, FakeRdapServer, heldAnswer } from '../support/FakeRdapServer.js';
 import { startTestBot, type TestBot } from '../support/startTestBot.js';
 
 const en = translator('en');
@@ -55,36 +55,50 @@ function expectProvidersAnswer(embed: Json) {
 }
 
 describe('/domain info beside a registry', { timeout: 30_000 }, () => {
-  it('a registry within its share: one answer, with the registry’s word in it', async () => {
+  it('a registry that answers at once: the provider’s answer still goes first, the registry’s word by an edit', async () => {
     registry.domains.set('quick.alpha', { body: held('quick.alpha') });
     const i = t.command({ commandName: 'domain', subcommand: 'info', options: { domain: 'quick.alpha' } });
-    const embed = onlyEmbed((await publicAnswer(t, i)).body);
+    const first = await publicAnswer(t, i);
+    const embed = onlyEmbed(first.body);
     expectProvidersAnswer(embed);
-    expect(fieldValue(embed, REGISTRY)).toMatch(/2027-01-15|<t:\d+:D>/);
-    expect(fieldValue(embed, REGISTRY)).toContain(en('rdap.info.differs'));
-    expect(fieldValue(embed, en('rdap.info.registry_status'))).toBe('active, client hold');
+    expect(fieldValue(embed, REGISTRY)).toContain(ASKING);
+    const edit = await t.nth(i, 2);
+    expect(edit.path).toBe(first.edit.path);
+    const final = onlyEmbed(rec(edit.body));
+    expectProvidersAnswer(final);
+    expect(fieldValue(final, REGISTRY)).toContain(en('rdap.info.differs'));
+    expect(fieldValue(final, en('rdap.info.registry_status'))).toBe('active, client hold');
+
+    // Asked again within the day: the stored answer is the answer, in one edit, and the registry is not asked.
+    const again = t.command({
+      commandName: 'domain',
+      subcommand: 'info',
+      options: { domain: 'quick.alpha' },
+    });
+    const second = onlyEmbed((await publicAnswer(t, again)).body);
+    expect(fieldValue(second, REGISTRY)).toContain(en('rdap.info.differs'));
+    expect(fieldValue(second, REGISTRY)).not.toContain(ASKING);
     await idle(t);
-    // The deferral and one edit: nothing followed.
-    expect(t.discord.requestsFor(i)).toHaveLength(2);
+    expect(t.discord.requestsFor(again)).toHaveLength(2);
+    expect(registry.paths.filter((p) => p.includes('/domain/'))).toEqual(['/rdap/domain/quick.alpha']);
   });
 
-  it('a slow registry: the provider’s answer first, "still asking", then the registry’s word as an edit', async () => {
-    const delayMs = REGISTRY_SHARE_MS + 2_500;
-    registry.domains.set('slow.alpha', { body: held('slow.alpha'), delayMs });
+  it('a registry holding its answer: the provider’s answer is out before it, the registry’s word follows as an edit', async () => {
+    const { hold, release } = heldAnswer();
+    registry.domains.set('slow.alpha', { body: held('slow.alpha'), hold });
     const i = t.command({ commandName: 'domain', subcommand: 'info', options: { domain: 'slow.alpha' } });
     const first = await publicAnswer(t, i);
-    // Sent while the registry still had the request: it could not have waited for it.
+    // Sent while the registry still held its answer: it did not wait for it.
     const embed = onlyEmbed(first.body);
     expectProvidersAnswer(embed);
     expect(fieldValue(embed, REGISTRY)).toContain(ASKING);
     expect(embed.fields).toHaveLength(5);
-    expect(registry.paths).toContain('/rdap/domain/slow.alpha');
+    expect(t.discord.requestsFor(i)).toHaveLength(2);
+    release();
 
     const edit = await t.nth(i, 2, 20_000);
     expect(edit.method).toBe('PATCH');
     expect(edit.path).toBe(first.edit.path);
-    // The edit came once the registry had answered.
-    expect(edit.at - first.edit.at).toBeGreaterThan(0);
     const final = onlyEmbed(rec(edit.body));
     expectProvidersAnswer(final);
     expect(fieldValue(final, REGISTRY)).toContain(en('rdap.info.differs'));
@@ -97,15 +111,13 @@ describe('/domain info beside a registry', { timeout: 30_000 }, () => {
     expect(registry.paths.filter((p) => p.includes('/domain/'))).toEqual(['/rdap/domain/slow.alpha']);
   });
 
-  it('a registry that fails after its share: the edit says so, and the provider’s answer stands', async () => {
-    registry.domains.set('down.alpha', {
-      status: 503,
-      body: { errorCode: 503 },
-      delayMs: REGISTRY_SHARE_MS + 1_500,
-    });
+  it('a registry that fails once released: the edit says so, and the provider’s answer stands', async () => {
+    const { hold, release } = heldAnswer();
+    registry.domains.set('down.alpha', { status: 503, body: { errorCode: 503 }, hold });
     const i = t.command({ commandName: 'domain', subcommand: 'info', options: { domain: 'down.alpha' } });
     const first = await publicAnswer(t, i);
     expect(fieldValue(onlyEmbed(first.body), REGISTRY)).toContain(ASKING);
+    release();
     const edit = await t.nth(i, 2, 20_000);
     const final = onlyEmbed(rec(edit.body));
     expectProvidersAnswer(final);
@@ -113,6 +125,38 @@ describe('/domain info beside a registry', { timeout: 30_000 }, () => {
     // Nothing in it blames the provider.
     expect(final.color).toBe(onlyEmbed(first.body).color);
     expect(textOf(rec(edit.body))).not.toMatch(/provider (failed|did not|is down|error)/i);
+    await idle(t);
+    expect(t.discord.requestsFor(i)).toHaveLength(3);
+  });
+
+  it('/domain expiry: the provider’s lines go out first, the registry’s word follows in a message of its own', async () => {
+    const { hold, release } = heldAnswer();
+    registry.domains.set('late.alpha', { body: held('late.alpha'), hold });
+    registry.domains.set('fine.alpha', {
+      body: domainObject('fine.alpha', { expires: '2027-06-30T12:00:00Z' }),
+      hold,
+    });
+    const i = t.command({
+      commandName: 'domain',
+      subcommand: 'expiry',
+      options: { domains: 'late.alpha fine.alpha' },
+    });
+    const first = await publicAnswer(t, i);
+    expect(first.body.content).toBe(en('rdap.expiry.asking', counted(en, 2)));
+    const lines = textOf(first.body);
+    expect(lines).toContain('late.alpha');
+    expect(lines).toContain('fine.alpha');
+    expect(lines).not.toContain(REGISTRY);
+    expect(t.discord.requestsFor(i)).toHaveLength(2);
+    release();
+
+    const after = await t.nth(i, 2, 20_000);
+    expect(after.method).toBe('POST');
+    expect(after.path).toBe(`/webhooks/${t.discord.applicationId}/${i.token}`);
+    const [embed] = embedsOf(rec(after.body));
+    expect(embed?.title).toBe(en('rdap.expiry.title', counted(en, 2)));
+    expect(String(embed?.description)).toMatch(/late\.alpha.*differs.*client hold/);
+    expect(String(embed?.description)).not.toContain('fine.alpha');
     await idle(t);
     expect(t.discord.requestsFor(i)).toHaveLength(3);
   });

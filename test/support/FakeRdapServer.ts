@@ -19,8 +19,17 @@ export interface RdapReply {
   delayMs?: number;
   /** Sent without a content-length (chunked), so only reading it shows its size. */
   chunked?: boolean;
-  /** Answered only once this settles: a server that stalls until the test lets it go. */
+  /** The answer is held until this settles (a test releases it once it has seen what must come first). */
   hold?: Promise<unknown>;
+}
+
+/** A hold for `RdapReply.hold`: `release()` lets the answer go. */
+export function heldAnswer(): { hold: Promise<void>; release: () => void } {
+  let release = () => {};
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { hold, release };
 }
 
 export type RdapResponder = (path: string) => RdapReply | undefined;
