@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
 import { StoreClock } from '../discord/http/StoreClock.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
+import { systemResolver } from '../dns/AddressResolver.js';
 import { generatePassword } from '../generatePassword.js';
 import { HostingClient } from '../hosting/HostingClient.js';
 import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
@@ -167,6 +168,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     ...(watch ? { watch } : {}),
     ...(registry ? { registry } : {}),
+    // On the sandbox its made-up zone answers the forward check, as its registry answers RDAP.
+    resolver: endpoint.sandbox?.zone ?? systemResolver(config.dns.servers),
     replicaId,
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
