@@ -108,7 +108,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const { store, presence, router, watch, hosting } = runtime;
   const housekeeping = new Housekeeping(store, config.audit.retentionDays, replicaId, logger);
   void housekeeping.run();
-  const collector = new IdleCollector(logger);
+  const collector = new IdleCollector(logger, () => runtime.inFlight());
   presence.onHeartbeat = (ok) => {
     health.store = ok ? 'ok' : 'unreachable';
   };

@@ -77,6 +77,11 @@ export interface Runtime {
   /** BOT_LOCALE: the language of what a whole channel reads. */
   readonly channelT: Translator;
   /**
+   * Work in flight now: interactions being handled (their API calls and store writes with them) and the
+   * router's sweeps, and every call to the provider (the watch's too). Zero: nobody waits on this process.
+   */
+  inFlight(): number;
+  /**
    * Stops taking commands and lets those in flight finish, up to graceMs (confirmed changes included).
    * Resolves true when everything finished in time.
    */
@@ -207,6 +212,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     watch,
     registry,
     channelT,
+    inFlight: () => router.inFlight + hosting.inFlight,
     drain: (graceMs) => router.drain(graceMs),
     async close(drained) {
       clock.stop();
