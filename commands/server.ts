@@ -157,17 +157,20 @@ const addressOf = (ip: string) => ip.split('/')[0] ?? ip;
  */
 function forwardCheck(
   parameters: ReverseDnsParameters,
-  { config }: PrepareContext,
+  context: PrepareContext,
 ): ReverseDnsParameters | Promise<ReverseDnsParameters> {
   const { forward: _earlier, ...sent } = parameters;
-  if (config.dns.forwardCheck === 'off') return sent;
-  return lookUpForward(sent, config, 'server.rdns.forward.refused').then((forward) => ({ ...sent, forward }));
+  if (context.config.dns.forwardCheck === 'off') return sent;
+  return lookUpForward(sent, context, 'server.rdns.forward.refused').then((forward) => ({
+    ...sent,
+    forward,
+  }));
 }
 
 /** RDNS_FORWARD_CHECK=require, right before sending: refused unless the host name still resolves to the IP. */
-async function forwardCheckAgain(parameters: ReverseDnsParameters, { config }: PrepareContext) {
-  if (config.dns.forwardCheck === 'require') {
-    await lookUpForward(parameters, config, 'server.rdns.forward.refused_now');
+async function forwardCheckAgain(parameters: ReverseDnsParameters, context: PrepareContext) {
+  if (context.config.dns.forwardCheck === 'require') {
+    await lookUpForward(parameters, context, 'server.rdns.forward.refused_now');
   }
   return undefined;
 }
@@ -175,12 +178,12 @@ async function forwardCheckAgain(parameters: ReverseDnsParameters, { config }: P
 /** The look-up of the host name's A records; under `require`, anything but a match is refused (`refusal`). */
 async function lookUpForward(
   sent: ReverseDnsParameters,
-  { dns: { forwardCheck: mode, servers } }: PrepareContext['config'],
+  { config, resolver }: PrepareContext,
   refusal: 'server.rdns.forward.refused' | 'server.rdns.forward.refused_now',
 ): Promise<ForwardCheck> {
   const ip = addressOf(sent.ip);
-  const forward = await checkForwardDns(sent.hostname, ip, { servers, budgetMs: FORWARD_CHECK_BUDGET_MS });
-  if (mode === 'require' && forward.kind !== 'match') {
+  const forward = await checkForwardDns(sent.hostname, ip, { resolver, budgetMs: FORWARD_CHECK_BUDGET_MS });
+  if (config.dns.forwardCheck === 'require' && forward.kind !== 'match') {
     throw new RefusalError(
       message(refusal, {
         hostname: literal(sent.hostname),

@@ -110,7 +110,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     clock.date(),
   );
   void housekeeping.run();
-  const collector = new IdleCollector(logger);
+  const collector = new IdleCollector(logger, () => runtime.inFlight());
   presence.onHeartbeat = (ok) => {
     health.store = ok ? 'ok' : 'unreachable';
   };

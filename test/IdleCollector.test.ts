@@ -7,9 +7,11 @@ interface Seen {
   grownMb: number;
   nowMb: number;
   collections: number;
+  /** Looks that found the process quiet and grown, but work in flight. */
+  heldBack: number;
 }
 
-const run = (nodeArgs: string[], mode: 'quiet' | 'busy') =>
+const run = (nodeArgs: string[], mode: 'quiet' | 'busy' | 'in-flight') =>
   new Promise<Seen>((resolve, reject) => {
     const args = [...nodeArgs, ...sourceEntryArgs('test/fixtures/idleCollectorChild.ts'), mode];
     execFile(process.execPath, args, { timeout: 30_000 }, (error, stdout) =>
@@ -27,6 +29,13 @@ describe('IdleCollector', () => {
   it('never collects while the event loop is busy', async () => {
     const seen = await run(['--expose-gc'], 'busy');
     expect(seen.collections).toBe(0);
+  });
+
+  it('does not start while something is in flight: a quiet loop, a call to the provider waiting', async () => {
+    const seen = await run(['--expose-gc'], 'in-flight');
+    expect(seen.collections).toBe(0);
+    // It was quiet and grown, so it looked, and held back.
+    expect(seen.heldBack).toBeGreaterThan(0);
   });
 
   it('does nothing without --expose-gc', async () => {

@@ -7,6 +7,7 @@ import {
 } from 'discord.js';
 import type { SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
+import type { AddressResolver } from '../dns/AddressResolver.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { CallOptions } from '../hosting/HostingClientOptions.js';
 import type { ChangeOperation } from '../hosting/operations.js';
@@ -39,6 +40,8 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   interaction: CommandInteraction<N>;
   hosting: HostingClient;
   config: Config;
+  /** Who answers DNS look-ups: the system's resolvers, DNS_SERVERS, or the sandbox's made-up zone. */
+  resolver: AddressResolver;
   logger: Logger;
   correlationId: string;
   /**
@@ -70,6 +73,7 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
 /** What making a change (its look-up and preview) may use; `t` is the invoker's language. */
 export interface PrepareContext {
   config: Config;
+  resolver: AddressResolver;
   logger: Logger;
   store: Store;
   t: Translator;
@@ -128,7 +132,7 @@ export interface ModalRequest {
 }
 
 /** What turning a submitted form into parameters may use. */
-export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 't' | 'logger' | 'store'>;
+export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 'resolver' | 't' | 'logger' | 'store'>;
 
 /**
  * What a changing subcommand declares and the change flow uses as it is: who may run it, what it calls,

@@ -6,6 +6,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import type { Config } from '../config.js';
+import type { AddressResolver } from '../dns/AddressResolver.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import { pickLocale } from '../i18n/locales.js';
 import { translator } from '../i18n/Translator.js';
@@ -25,6 +26,7 @@ export interface FormDeskDeps {
   store: Store;
   hosting: HostingClient;
   config: Config;
+  resolver: AddressResolver;
   logger: Logger;
   specs: ReadonlyMap<string, AnyChangeSpec>;
   answers: Answers;
@@ -79,7 +81,7 @@ export class FormDesk {
 
   /** A form's submit, on whichever replica received it: the store hands the form to exactly one. */
   async submitted(interaction: ModalSubmitInteraction, nonce: string): Promise<void> {
-    const { store, specs, answers, changes, hosting, config, logger } = this.deps;
+    const { store, specs, answers, changes, hosting, config, resolver, logger } = this.deps;
     const form = await store.forms.take(nonce, interaction.user.id);
     const spec = form && specs.get(form.command);
     if (!form || !spec?.submitForm) {
@@ -93,6 +95,7 @@ export class FormDesk {
       const made = spec.submitForm(form.state, interaction.fields.getTextInputValue('text'), {
         hosting,
         config,
+        resolver,
         store,
         logger: invocation.logger,
         t: translator(invocation.locale),

@@ -91,6 +91,7 @@ export class InteractionRouter {
         answers: this.#answers,
         hosting: deps.hosting,
         config: deps.config,
+        resolver: deps.resolver,
         logger: deps.logger,
         secrets: deps.secrets,
         generatePassword: deps.generatePassword,

@@ -1,6 +1,7 @@
 import type { ChannelPosts } from '../audit/channelPosts.js';
 import type { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
+import type { AddressResolver } from '../dns/AddressResolver.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import type { Logger, SecretRegistry } from '../logger.js';
 import type { RegistryCheck } from '../rdap/RegistryCheck.js';
@@ -55,6 +56,8 @@ export interface RouterDeps {
   watch?: DomainWatch;
   /** The registry's word (RDAP); absent with RDAP_CHECK=off. */
   registry?: RegistryCheck;
+  /** Who answers DNS look-ups (the forward check): the system's resolvers, DNS_SERVERS, or the sandbox's zone. */
+  resolver: AddressResolver;
   /**
    * Whether every replica receives every interaction (the gateway: the default) or each goes to one
    * replica and may arrive again (an HTTP endpoint behind a load balancer, where a request can be replayed).

@@ -6,6 +6,7 @@ import type {
 } from 'discord.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
+import type { AddressResolver } from '../dns/AddressResolver.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
 import { pickLocale } from '../i18n/locales.js';
 import { translator } from '../i18n/Translator.js';
@@ -67,6 +68,7 @@ export interface ContextDeps {
   now?: () => Date;
   watch?: DomainWatch;
   registry?: RegistryCheck;
+  resolver: AddressResolver;
 }
 
 /**
@@ -80,7 +82,7 @@ export function commandContext(
   tier: Tier,
   inChannel = false,
 ): CommandContext {
-  const { hosting, config, secrets, commands, generatePassword, store, watch, registry } = deps;
+  const { hosting, config, secrets, commands, generatePassword, store, watch, registry, resolver } = deps;
   return {
     t: translator(inChannel ? config.botLocale : invocation.locale),
     locale: invocation.locale,
@@ -89,6 +91,7 @@ export function commandContext(
     interaction: interaction as CommandContext['interaction'],
     hosting,
     config,
+    resolver,
     secrets,
     commands,
     store,

@@ -1,4 +1,4 @@
-import { Resolver } from 'node:dns/promises';
+import type { AddressResolver } from './AddressResolver.js';
 
 /**
  * Forward-confirmed reverse DNS: a PTR record is trusted by mail servers only when the host name it names
@@ -17,8 +17,8 @@ export type ForwardCheck =
 export type ForwardCheckKind = ForwardCheck['kind'];
 
 export interface ForwardCheckOptions {
-  /** `host[:port]` or `[v6]:port` entries; empty: the system's resolvers. */
-  servers: readonly string[];
+  /** Who is asked: the system's resolvers, DNS_SERVERS, or the sandbox's made-up zone. */
+  resolver: AddressResolver;
   /** The whole look-up, retries included. */
   budgetMs: number;
 }
@@ -29,20 +29,18 @@ const NO_ADDRESS_CODES = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'ENONAME']
 export async function checkForwardDns(
   hostname: string,
   ipv4: string,
-  { servers, budgetMs }: ForwardCheckOptions,
+  { resolver, budgetMs }: ForwardCheckOptions,
 ): Promise<ForwardCheck> {
-  // Two tries, each with half the budget: one lost UDP packet does not make the check fail.
-  const resolver = new Resolver({ timeout: Math.max(1, Math.floor(budgetMs / 2)), tries: 2 });
-  if (servers.length > 0) resolver.setServers([...servers]);
+  const cancel = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const overBudget = new Promise<ForwardCheck>((resolve) => {
     timer = setTimeout(() => {
-      resolver.cancel();
+      cancel.abort();
       resolve({ kind: 'unchecked', reason: 'timeout', detail: `no answer within ${budgetMs} ms` });
     }, budgetMs);
     timer.unref();
   });
-  const lookup = resolver.resolve4(hostname).then(
+  const lookup = resolver.resolve4(hostname, { timeoutMs: budgetMs, signal: cancel.signal }).then(
     (addresses): ForwardCheck => {
       const sorted = [...new Set(addresses)].sort();
       return sorted.includes(ipv4)

@@ -53,6 +53,11 @@ export class ConnectionQueue {
     this.#size = size;
   }
 
+  /** Operations holding a connection now: requests to the provider in flight. */
+  get holding(): number {
+    return this.#busy;
+  }
+
   /** Operations waiting for a connection now. */
   get waiting(): number {
     let count = 0;

@@ -165,6 +165,11 @@ export class HostingClient {
     return Buffer.byteLength(this.#prefix + path + encodeQuery(query));
   }
 
+  /** Calls to the provider in flight now, those waiting for a connection included (the idle collection's gate). */
+  get inFlight(): number {
+    return this.#queue.holding + this.#queue.waiting;
+  }
+
   get maxUrlBytes(): number {
     return this.#maxUrlBytes;
   }

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
 import { StoreClock } from '../discord/http/StoreClock.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
+import { systemResolver } from '../dns/AddressResolver.js';
 import { generatePassword } from '../generatePassword.js';
 import { HostingClient } from '../hosting/HostingClient.js';
 import type { AttemptEvent } from '../hosting/HostingClientOptions.js';
@@ -75,6 +76,11 @@ export interface Runtime {
   readonly registry: RegistryCheck | undefined;
   /** BOT_LOCALE: the language of what a whole channel reads. */
   readonly channelT: Translator;
+  /**
+   * Work in flight now: interactions being handled (their API calls and store writes with them) and the
+   * router's sweeps, and every call to the provider (the watch's too). Zero: nobody waits on this process.
+   */
+  inFlight(): number;
   /**
    * Stops taking commands and lets those in flight finish, up to graceMs (confirmed changes included).
    * Resolves true when everything finished in time.
@@ -167,6 +173,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     ...(watch ? { watch } : {}),
     ...(registry ? { registry } : {}),
+    // On the sandbox its made-up zone answers the forward check, as its registry answers RDAP.
+    resolver: endpoint.sandbox?.zone ?? systemResolver(config.dns.servers),
     replicaId,
     liveReplicas: () => presence.live(),
     ...(bot ? { peerBots: () => presence.peerBots() } : {}),
@@ -204,6 +212,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     watch,
     registry,
     channelT,
+    inFlight: () => router.inFlight + hosting.inFlight,
     drain: (graceMs) => router.drain(graceMs),
     async close(drained) {
       clock.stop();

@@ -126,6 +126,18 @@ export const SERVER_SEEDS: readonly ServerSeed[] = [
   },
 ];
 
+/**
+ * The sandbox's made-up DNS zone: the A records its forward check of `/server rdns` finds (no resolver is
+ * asked). web-01, db-01 and mail-01 resolve to the addresses their rDNS names (a match); edge-01's name
+ * still points at its old address, so its rDNS shows a mismatch. Any other name has no address.
+ */
+export const SANDBOX_ZONE: Readonly<Record<string, readonly string[]>> = {
+  'web-01.example.com': ['203.0.113.7'],
+  'db-01.example.net': ['198.51.100.23'],
+  'mail.example.org': ['192.0.2.45'],
+  'edge-01.example.com': ['203.0.113.81'],
+};
+
 /** Ids of seeded servers, smallest first: what a help text or a test can safely ask about. */
 export const SANDBOX_SERVER_IDS = SERVER_SEEDS.map((server) => server.id).sort((a, b) => a - b);
 

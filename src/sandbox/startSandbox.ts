@@ -11,6 +11,7 @@ import {
   type SandboxState,
 } from './sandboxData.js';
 import { startSandboxRegistry } from './sandboxRegistry.js';
+import { type SandboxZone, sandboxZone } from './sandboxZone.js';
 
 export interface SandboxOptions {
   /** The sandbox's clock: expiry dates and log times are relative to it. */
@@ -28,6 +29,8 @@ export interface Sandbox {
   state: SandboxState;
   /** The sandbox's made-up registry (RDAP): RDAP_BOOTSTRAP_URL on the sandbox. */
   registryBootstrapUrl: string;
+  /** The sandbox's made-up DNS zone: what the forward check of `/server rdns` asks on the sandbox. */
+  zone: SandboxZone;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     token,
     state,
     registryBootstrapUrl: registry.bootstrapUrl,
+    zone: sandboxZone(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemResolver } from '../../src/dns/AddressResolver.js';
 import { checkForwardDns } from '../../src/dns/checkForwardDns.js';
 import { FakeDnsServer } from '../support/FakeDnsServer.js';
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => dns.stop());
 
 const check = (hostname: string, budgetMs = 2_000) =>
-  checkForwardDns(hostname, '203.0.113.7', { servers: [dns.address], budgetMs });
+  checkForwardDns(hostname, '203.0.113.7', { resolver: systemResolver([dns.address]), budgetMs });
 
 describe('checkForwardDns against a local DNS server', () => {
   it('match: the host name resolves to the address', async () => {

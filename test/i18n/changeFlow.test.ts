@@ -14,6 +14,7 @@ import type { HostingClient } from '../../src/hosting/HostingClient.js';
 import type { Locale } from '../../src/i18n/locales.js';
 import { translator } from '../../src/i18n/Translator.js';
 import type { BotMessages, MessageBody } from '../../src/replies/ReplyBody.js';
+import { sandboxZone } from '../../src/sandbox/sandboxZone.js';
 import type { ChangeRecord, Store } from '../../src/store/index.js';
 import { openStore } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
@@ -206,6 +207,7 @@ describe('ChangeFlow in German', () => {
         answers,
         hosting: {} as HostingClient,
         config,
+        resolver: sandboxZone(),
         logger: logs.logger,
         secrets: logs.secrets,
         generatePassword: () => 'password',
@@ -237,7 +239,7 @@ describe('ChangeFlow in German', () => {
   async function prompt(locale: Locale, sent: Sent[]): Promise<ChangeRecord> {
     const made = spec.again(
       { name: 'host.example.com' },
-      { config: {} as Config, store, logger: logs.logger, t: translator(locale) },
+      { config: {} as Config, resolver: sandboxZone(), store, logger: logs.logger, t: translator(locale) },
     );
     await flow.prompt(fakeInteraction('requester', locale, sent), invocation(locale), spec, made);
     const confirm = sent[0]?.body.components?.[0]?.components[0];

@@ -3,6 +3,7 @@ import type { ApprovalPolicy } from '../../changes/ApprovalPolicy.js';
 import type { ChangeJournal } from '../../changes/ChangeJournal.js';
 import { masked } from '../../changes/masked.js';
 import type { Config } from '../../config.js';
+import type { AddressResolver } from '../../dns/AddressResolver.js';
 import type { HostingClient } from '../../hosting/HostingClient.js';
 import type { Locale } from '../../i18n/locales.js';
 import { type Translator, translator } from '../../i18n/Translator.js';
@@ -27,6 +28,7 @@ export interface ChangeFlowDeps {
   answers: Answers;
   hosting: HostingClient;
   config: Config;
+  resolver: AddressResolver;
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
@@ -128,8 +130,8 @@ export class ChangeFlowState {
 
   /** What a command making (or checking again) a change for `invocation` may use: its language. */
   prepareContext(invocation: Invocation): PrepareContext {
-    const { config, store } = this.deps;
-    return { config, store, logger: invocation.logger, t: translator(invocation.locale) };
+    const { config, resolver, store } = this.deps;
+    return { config, resolver, store, logger: invocation.logger, t: translator(invocation.locale) };
   }
 
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
