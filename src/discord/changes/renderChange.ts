@@ -14,7 +14,7 @@ import type { SendClaim } from '../../changes/ChangeJournal.js';
 import { recordedPreview } from '../../changes/recordedPreview.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Locale, pickLocale } from '../../i18n/locales.js';
-import { type Message, type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
+import { figure, type Message, type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
 import { literal } from '../../replies/literal.js';
@@ -53,7 +53,7 @@ export const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
 export function unknownReason(error: unknown, t: Translator): string {
   if (!(error instanceof HostingApiError)) return error instanceof Error ? error.message : 'no answer';
   if (error.timeoutMs !== undefined) {
-    return t('changes.outcome.no_answer', { seconds: seconds(error.timeoutMs) });
+    return t('changes.outcome.no_answer', { seconds: figure(seconds(error.timeoutMs)) });
   }
   return outcomeUnknownReason(error, t);
 }
