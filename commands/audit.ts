@@ -20,7 +20,7 @@ import {
   read,
 } from '../src/discord/CommandModule.js';
 import { validated } from '../src/discord/options.js';
-import { message } from '../src/i18n/Translator.js';
+import { figure, message } from '../src/i18n/Translator.js';
 import { type AuditData, auditEntryData } from '../src/replies/answerData.js';
 import type { PreviewFile } from '../src/replies/ReplyBody.js';
 import { InvalidOptionError, UserError } from '../src/replies/UserError.js';
@@ -138,8 +138,8 @@ function parseTarget(raw: string): string | undefined {
   // UTF-16 units: what the paging button's custom id (at most 100 of them) has to hold.
   if (target.length > MAX_TARGET_LENGTH) {
     throw new InvalidValueError(
-      message('audit.invalid.target_too_long', { length: target.length }),
-      message('audit.invalid.target_expected', { max: MAX_TARGET_LENGTH }),
+      message('audit.invalid.target_too_long', { length: figure(target.length) }),
+      message('audit.invalid.target_expected', { max: figure(MAX_TARGET_LENGTH) }),
     );
   }
   return target === '' ? undefined : target;
@@ -283,7 +283,7 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
     const { count, total, capped } = all;
     data.export = { file: EXPORT_FILE, rows: count, total, totalCapped: capped };
     exportNote = capped
-      ? t('audit.export.capped', { file: EXPORT_FILE, count, total })
+      ? t('audit.export.capped', { file: EXPORT_FILE, count: figure(count), total: figure(total) })
       : t('audit.export.all', { file: EXPORT_FILE, count });
   }
   const body = renderAuditPage(

@@ -61,7 +61,7 @@ export const definition = {
 
 /** `10,737,418,240 bytes (10 GiB)` / `10.737.418.240 Byte (10 GiB)`. */
 const size = (bytes: number, t: Translator) =>
-  t('musicbot.size', { bytes, size: formatBytes(bytes, t.locale) });
+  t('musicbot.size', { count: bytes, size: formatBytes(bytes, t.locale) });
 
 type Account = Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>;
 

@@ -13,7 +13,7 @@ import {
 } from '../src/discord/CommandModule.js';
 import { validated } from '../src/discord/options.js';
 import { suggestDomainList } from '../src/discord/suggestions.js';
-import { message } from '../src/i18n/Translator.js';
+import { figure, message } from '../src/i18n/Translator.js';
 import { Colour } from '../src/replies/colours.js';
 import { escapeUserText } from '../src/replies/escapeUserText.js';
 import { InvalidOptionError, RefusalError } from '../src/replies/UserError.js';
@@ -124,7 +124,7 @@ function parseAdd(context: ContextOf<typeof definition, 'add'>): AddRequest {
     throw new InvalidOptionError(
       'domains',
       message('watch.add.nothing_given'),
-      message('watch.add.expected', { max: MAX_OPTION_DOMAINS, file: FILE_EXPECTED }),
+      message('watch.add.expected', { max: figure(MAX_OPTION_DOMAINS), file: FILE_EXPECTED }),
     );
   }
   return {
@@ -161,13 +161,21 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
     [...domains.values()].map(({ ascii, unicode }) => ({ domain: ascii, unicode })),
     context.interaction.user.id,
   );
-  if (result.full) throw new RefusalError(message('watch.add.full', result.full), 'watch_full');
+  if (result.full)
+    throw new RefusalError(
+      message('watch.add.full', {
+        count: result.full.adding,
+        watched: figure(result.full.watched),
+        limit: figure(result.full.limit),
+      }),
+      'watch_full',
+    );
   const total = await context.store.watch.count();
   const lines = [
     t('watch.add.summary', {
       added: count(t, result.added.length, 'watch.count.domains'),
-      already: result.already.length,
-      invalid: invalid.length,
+      already: figure(result.already.length),
+      invalid: figure(invalid.length),
     }),
   ];
   if (request.file) {
@@ -203,7 +211,14 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
   if (result.added.length === 0) return answer([]);
   const added = count(t, result.added.length, 'watch.count.domains');
   return {
-    ...answer(['', t('watch.add.looking_up', { domains: added, concurrency: watch.settings.concurrency })]),
+    ...answer([
+      '',
+      t('watch.add.looking_up', {
+        count: result.added.length,
+        domains: added,
+        concurrency: figure(watch.settings.concurrency),
+      }),
+    ]),
     // Alerts among them go out in a digest, once, like any run's.
     later: watch.run('added', result.added).then((summary) => {
       const byExpiry = summary.seen
@@ -225,7 +240,12 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
       return answer(
         [
           '',
-          t('watch.add.looked_up', { domains: added, seconds, failed: summary.failed }),
+          t('watch.add.looked_up', {
+            count: result.added.length,
+            domains: added,
+            seconds,
+            failed: figure(summary.failed),
+          }),
           ...(soonest.length > 0 ? [t('watch.add.soonest'), ...soonest] : []),
         ],
         lookedUp,
@@ -249,8 +269,8 @@ async function remove(context: CommandContext, list: ParsedDomainList): Promise<
   const lines = [
     t('watch.remove.summary', {
       removed: count(t, result.removed.length, 'watch.count.domains'),
-      notWatched: result.notWatched.length,
-      invalid: list.invalid.length,
+      notWatched: figure(result.notWatched.length),
+      invalid: figure(list.invalid.length),
     }),
   ];
   const names = (domains: readonly string[]) =>
@@ -310,7 +330,7 @@ async function check(context: CommandContext): Promise<ReadAnswer> {
     t('watch.check.summary', {
       domains: count(t, summary.checked, 'watch.count.domains'),
       seconds,
-      failed: summary.failed,
+      failed: figure(summary.failed),
       alerts: count(t, summary.alerts.length, 'watch.count.alerts'),
     }),
   ];

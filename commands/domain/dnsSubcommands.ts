@@ -8,7 +8,7 @@ import { suggestDomains } from '../../src/discord/suggestions.js';
 import { diffRecordSets } from '../../src/dns/diffRecordSets.js';
 import { diffPreview, type EarlierSet, recordLine, recordPreview } from '../../src/dns/renderRecordSet.js';
 import { type DnsRecord, encodeDnsRecords } from '../../src/hosting/dnsRecords.js';
-import { type Message, message, type Translator } from '../../src/i18n/Translator.js';
+import { figure, type Message, message, type Translator } from '../../src/i18n/Translator.js';
 import { actorMention } from '../../src/replies/actorMention.js';
 import { dnsRecordsData } from '../../src/replies/answerData.js';
 import { Colour } from '../../src/replies/colours.js';
@@ -88,7 +88,7 @@ function checkRequestSize({ hosting }: FormContext, { domain, records }: DnsSubm
   }
   throw new InvalidOptionError(
     'records',
-    message('domain.dns.too_large', { count: records.length, total, max }),
+    message('domain.dns.too_large', { count: records.length, total: figure(total), max: figure(max) }),
     fit === 0 ? message('domain.dns.none_fits') : message('domain.dns.fit', { count: fit }),
   );
 }

@@ -174,7 +174,7 @@ export function registryFollowUp(
 
 const ago = (date: Date) => time(date, TimestampStyles.RelativeTime);
 
-/** The registry's expiry and status, with when it and the provider were read: one field of /domain info. */
+/** The registry's expiry and status, with when it and the provider were read: a line each in /domain info. */
 export function registryFields(
   view: RegistryBeside,
   providerExpiry: string | null,
@@ -207,8 +207,9 @@ export function registryFields(
     if (notAsked) lines.push(notAsked);
   }
   lines.push(t('rdap.info.provider_read', { when: ago(view.providerReadAt) }));
+  // One line, in Discord and in the console: the date, then when each side was read.
   const fields: APIEmbedField[] = [
-    { name: t('rdap.info.registry_expires'), value: lines.join('\n'), inline: false },
+    { name: t('rdap.info.registry_expires'), value: lines.join(' · '), inline: false },
   ];
   if (status !== undefined)
     fields.push({ name: t('rdap.info.registry_status'), value: status, inline: false });

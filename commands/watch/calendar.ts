@@ -42,7 +42,10 @@ export async function calendar(context: CommandContext): Promise<ReadAnswer> {
   ];
   if (data.withoutDate > 0) {
     lines.push(
-      t('watch.calendar.without_date', { domains: count(t, data.withoutDate, 'watch.count.domains') }),
+      t('watch.calendar.without_date', {
+        count: data.withoutDate,
+        domains: count(t, data.withoutDate, 'watch.count.domains'),
+      }),
     );
   }
   return {

@@ -8,7 +8,7 @@ import {
 } from 'discord.js';
 import type { CommandContext, ComponentHandler, ReadAnswer } from '../../src/discord/CommandModule.js';
 import { customId } from '../../src/discord/customId.js';
-import { message } from '../../src/i18n/Translator.js';
+import { figure, message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
 import { UserError } from '../../src/replies/UserError.js';
 import { cutText } from '../../src/text/cutText.js';
@@ -73,7 +73,13 @@ export async function listPage(
         .join('\n')}`,
       4096,
     ),
-    footer: { text: t('watch.list.footer', { first: offset + 1, last, total: result.total }) },
+    footer: {
+      text: t('watch.list.footer', {
+        first: figure(offset + 1),
+        last: figure(last),
+        total: figure(result.total),
+      }),
+    },
   };
   const row: APIActionRowComponent<APIButtonComponent> = {
     type: ComponentType.ActionRow,

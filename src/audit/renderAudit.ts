@@ -8,7 +8,7 @@ import {
   time,
   userMention,
 } from 'discord.js';
-import type { Translator } from '../i18n/Translator.js';
+import { figure, type Translator } from '../i18n/Translator.js';
 import { Colour } from '../replies/colours.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import { literal } from '../replies/literal.js';
@@ -120,9 +120,17 @@ function footer(page: AuditPage, t: Translator): string {
   if (!page.capped) {
     // The count is exact: a page from the oldest end has its place from the newest too.
     const last = page.from === 'newest' ? offset + rows.length : Math.max(rows.length, total - offset);
-    return t('audit.footer', { first: last - rows.length + 1, last, total });
+    return t('audit.footer', {
+      first: figure(last - rows.length + 1),
+      last: figure(last),
+      total: figure(total),
+    });
   }
-  const numbers = { first: offset + 1, last: offset + rows.length, total };
+  const numbers = {
+    first: figure(offset + 1),
+    last: figure(offset + rows.length),
+    total: figure(total),
+  };
   return t(page.from === 'newest' ? 'audit.footer_more' : 'audit.footer_oldest_more', numbers);
 }
 
@@ -137,7 +145,7 @@ export function renderAuditPage(page: AuditPage, t: Translator): ReplyBody {
   if (page.rows.length === 0) {
     const hint =
       page.filter.target !== undefined && searchesWholeTarget(page.filter.target)
-        ? `\n\n${t('audit.whole_target_hint', { min: TARGET_SUBSTRING_MIN })}`
+        ? `\n\n${t('audit.whole_target_hint', { min: figure(TARGET_SUBSTRING_MIN) })}`
         : '';
     const embed: APIEmbed = {
       title: t('audit.title'),

@@ -2,7 +2,7 @@ import { message } from '../i18n/Translator.js';
 import { CommandLineError } from './CommandLineError.js';
 import { CONSOLE_TIERS, type ConsoleTier } from './consoleConfig.js';
 
-/** Exit codes of a one-shot command. */
+/** Exit codes of a one-shot command, and of an interactive session (ok, notSent, interrupted). */
 export const EXIT = {
   ok: 0,
   /** API error, unknown outcome, unexpected error. */
@@ -11,7 +11,7 @@ export const EXIT = {
   invalid: 2,
   /** Refused by a gate (tier, or approval needed). */
   refused: 3,
-  /** A change that was not sent: no --yes, cancelled or expired. */
+  /** A change that was not sent: no --yes, cancelled or expired, or a session ended while one waited. */
   notSent: 4,
   /** Invalid configuration, as for the bot. */
   config: 78,

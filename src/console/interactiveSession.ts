@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parseCustomId } from '../discord/customId.js';
 import type { Translator } from '../i18n/Translator.js';
 import { modalOf } from './answerControls.js';
 import { CommandLineError } from './CommandLineError.js';
@@ -8,6 +9,7 @@ import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession } from './ConsoleSession.js';
 import { complete } from './complete.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { changeAction, wordsOf } from './consoleWords.js';
 import { HistoryFile } from './HistoryFile.js';
 import { historyLine } from './historyLine.js';
 import { buttonsOf, either, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
@@ -34,8 +36,16 @@ export async function interactiveSession(
   const mask = (line: string) => historyLine(line, session.commands);
   const historyFile = new HistoryFile(join(io.env.HOME ?? homedir(), '.hostops_console_history'), mask);
   const history = terminal ? historyFile.load(HISTORY_SIZE) : [];
-  /** Buttons of the latest answers, pressed by typing their label. */
-  let buttons: { label: string; customId: string; message: string; ephemeral: boolean }[] = [];
+  /** Buttons of the latest answers, pressed by typing their label (or its English word). */
+  let buttons: {
+    label: string;
+    customId: string;
+    words: string[];
+    message: string;
+    ephemeral: boolean;
+  }[] = [];
+  /** A change prompt is waiting for confirm while its Cancel is among the buttons. */
+  const waitingCancel = () => buttons.find((b) => changeAction(b.customId) === 'cancel');
   const rl = createInterface({
     input: io.stdin,
     output: io.stdout,
@@ -46,7 +56,7 @@ export async function interactiveSession(
       complete(
         session.commands,
         line,
-        buttons.map((b) => b.label.toLowerCase()),
+        buttons.flatMap((b) => b.words),
       ),
   });
   // Readline hands its own history array to this event: the up-arrow list keeps no secret either.
@@ -55,27 +65,48 @@ export async function interactiveSession(
     if (newest === undefined || mode.kind !== 'command') return;
     lines[0] = mask(newest);
   });
+  /** While a typed line is handled, the prompt is not shown: its answer's messages print as they come. */
+  let handling = false;
   const print = (text: string) => {
     if (!text) return;
-    if (terminal) {
+    if (terminal && !handling) {
       // Keep the prompt and what was typed below anything that arrives late (an expiry, a read-back).
       io.stdout.write('\r\u001b[K');
       writeLine(io.stdout, text);
       rl.prompt(true);
     } else writeLine(io.stdout, text);
   };
+  // Revert goes back to a domain's set: typed as `revert example.com`, which works at any time later too.
+  const revertWords = new Map<string, string>();
+  const buttonWord = (button: { label: string; customId: string }) =>
+    revertWords.get(button.customId) ?? button.label.toLowerCase();
+  const learnRevertWords = async (found: readonly { label: string; customId: string }[]) => {
+    for (const button of found) {
+      const id = parseCustomId(button.customId)?.id;
+      if (changeAction(button.customId) !== 'revert' || id === undefined) continue;
+      const target = (await session.runtime.store.changes.get(id))?.target;
+      if (target) revertWords.set(button.customId, `${button.label.toLowerCase()} ${target}`);
+    }
+  };
+  /** Messages print in the order they were sent, each once what it names is known. */
+  let shown: Promise<void> = Promise.resolve();
   session.onSent = (sent, late) => {
     if (sent.kind === 'deferReply' || sent.kind === 'showModal') return;
     const found = buttonsOf(sent.body as MessageLike);
     if (found.length > 0) {
       const message = session.messageKey(sent, 0);
-      buttons = found.map((b) => ({ ...b, message, ephemeral: sent.ephemeral }));
+      buttons = found.map((b) => ({ ...b, words: wordsOf(b), message, ephemeral: sent.ephemeral }));
     } else if (sent.kind === 'update' || sent.kind === 'editReply') {
       // The message that had the buttons no longer has them.
       buttons = [];
     }
-    print(renderMessage(sent.body as MessageLike, render));
-    if (late) setPrompt();
+    shown = shown
+      .then(() => learnRevertWords(found))
+      .catch(() => undefined)
+      .then(() => {
+        print(renderMessage(sent.body as MessageLike, { ...render, buttonWord }));
+        if (late && !handling) setPrompt();
+      });
   };
   const tierLine = t('console.welcome', {
     tier: args.as,
@@ -89,7 +120,7 @@ export async function interactiveSession(
       mode.kind === 'modal'
         ? '… '
         : buttons.length > 0
-          ? `hostops(${args.as}) [${buttons.map((b) => b.label.toLowerCase()).join('/')}]> `
+          ? `hostops(${args.as}) [${buttons.map(buttonWord).join('/')}]> `
           : `hostops(${args.as})> `,
     );
     if (terminal) rl.prompt();
@@ -99,8 +130,7 @@ export async function interactiveSession(
   // with nothing waiting it ends the session (exit 130, as for any interrupted program), also said so.
   let interrupted = false;
   rl.on('SIGINT', () => {
-    const cancelLabel = t('changes.button.cancel').toLowerCase();
-    const cancel = buttons.find((b) => b.label.toLowerCase() === cancelLabel);
+    const cancel = waitingCancel();
     if (cancel && mode.kind === 'command') {
       buttons = [];
       io.stdout.write('\n');
@@ -118,8 +148,20 @@ export async function interactiveSession(
     writeLine(io.stdout, t('console.interrupt.quit'));
     rl.close();
   });
+  /** `exit`, or the end of input, while a change waits: cancelled (journal, audit) and said so. */
+  let cancelledAtExit = false;
+  const cancelWaiting = async () => {
+    const cancel = mode.kind === 'command' ? waitingCancel() : undefined;
+    if (!cancel) return;
+    buttons = [];
+    await session.press(cancel.customId, cancel.message, cancel.ephemeral);
+    await shown;
+    writeLine(io.stdout, t('console.exit.cancelled'));
+    cancelledAtExit = true;
+  };
   for await (const raw of rl) {
     const line = raw.trim();
+    handling = true;
     if (terminal && line && mode.kind === 'command') historyFile.append(line);
     try {
       if (mode.kind === 'modal') {
@@ -128,19 +170,24 @@ export async function interactiveSession(
           mode = { kind: 'command' };
           if (lines.length === 0) writeLine(io.stdout, t('console.form_empty'));
           else await session.submitModal(customId, lines.join('\n'));
+          await shown;
         } else mode.lines.push(raw);
       } else if (line === '') {
         // nothing
       } else if (line === 'exit' || line === 'quit' || line === '/exit' || line === '/quit') {
+        await cancelWaiting();
         break;
       } else if (revertLine(line, t) !== undefined) {
         // `revert example.com`: Revert on the domain's last DNS change, as `--revert` does.
         const domain = revertLine(line, t) ?? '';
-        if ((await session.revertLast(domain)) === undefined) {
+        const reverted = await session.revertLast(domain);
+        await shown;
+        if (reverted === undefined) {
           writeLine(io.stdout, t('console.revert.none', { domain }));
         }
       } else if (line.startsWith('/')) {
         const exchange = await session.run(line);
+        await shown;
         if (line.replace(/^\/\s*/, '').split(/\s/)[0] === 'help') {
           writeLine(
             io.stdout,
@@ -156,19 +203,17 @@ export async function interactiveSession(
           mode = { kind: 'modal', customId: modal.customId, lines: [] };
         }
       } else {
-        const button = buttons.find((b) => b.label.toLowerCase() === line.toLowerCase());
+        const button = buttons.find((b) => b.words.includes(line.toLowerCase()));
         if (button) {
           buttons = [];
           await session.press(button.customId, button.message, button.ephemeral);
+          await shown;
         } else {
           writeLine(
             io.stdout,
             buttons.length > 0
               ? t('console.type_button_or_command', {
-                  buttons: either(
-                    buttons.map((b) => b.label.toLowerCase()),
-                    t,
-                  ),
+                  buttons: either(buttons.map(buttonWord), t),
                 })
               : t('console.commands_start'),
           );
@@ -181,10 +226,14 @@ export async function interactiveSession(
         error.refused ? t.render(error.text) : t('console.invalid_command', { problem: error.text }),
       );
     }
+    handling = false;
     setPrompt();
   }
+  // The end of input (Ctrl-D, a script's last line) is an exit too.
+  if (!interrupted && !cancelledAtExit) await cancelWaiting();
   rl.close();
-  return interrupted ? EXIT.interrupted : EXIT.ok;
+  if (interrupted) return EXIT.interrupted;
+  return cancelledAtExit ? EXIT.notSent : EXIT.ok;
 }
 
 /** The domain of a typed `revert example.com` (or the Revert button's label in the terminal's language). */

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CommandOutcome } from '../audit/outcomes.js';
+import { promptDescription } from '../discord/changes/renderChange.js';
 import type { Translator } from '../i18n/Translator.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
 import { modalOf, promptOf } from './answerControls.js';
@@ -169,7 +170,7 @@ async function answer(
  * This prompt expires …" paragraph is dropped (stderr says it was not sent and how to send it).
  */
 function withoutConfirmHint(body: MessageLike, t: Translator): MessageLike {
-  const [before = '', after = ''] = t('changes.prompt.description', { expires: '\u0000' }).split('\u0000');
+  const [before = '', after = ''] = promptDescription(t, '\u0000').split('\u0000');
   const keep = (paragraph: string) => !(paragraph.startsWith(before) && paragraph.endsWith(after));
   return {
     ...body,

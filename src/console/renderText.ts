@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import { type Translator, translator } from '../i18n/Translator.js';
 import { Colour } from '../replies/colours.js';
+import { inConsoleWords } from './consoleWords.js';
 
 /** How a terminal shows what would have been a Discord message. */
 export interface RenderOptions {
@@ -18,6 +19,8 @@ export interface RenderOptions {
   now?: () => Date;
   /** The console's language: labels, dates and relative times (default English). */
   t?: Translator;
+  /** What to type for a button, as the hint under a message says it (default: its label, lower case). */
+  buttonWord?: (button: { label: string; customId: string }) => string;
 }
 
 const english = translator('en');
@@ -136,7 +139,7 @@ function relative(date: Date, now: Date, locale: string): string {
 export function renderMarkdown(text: string, options: RenderOptions): string {
   const out: string[] = [];
   // Code blocks first: their content is shown exactly.
-  const parts = text.split(/(```[^\n`]*\n?[\s\S]*?```)/g);
+  const parts = inConsoleWords(text, options.t ?? english).split(/(```[^\n`]*\n?[\s\S]*?```)/g);
   for (const part of parts) {
     const block = /^```[^\n`]*\n?([\s\S]*?)\n?```$/.exec(part);
     if (block) {
@@ -317,7 +320,8 @@ export function renderMessage(body: MessageLike, options: RenderOptions): string
   const buttons = buttonsOf(body);
   if (buttons.length > 0) {
     const t = options.t ?? english;
-    const words = buttons.map((b) => paint(options, ANSI.bold, b.label.toLowerCase()));
+    const word = options.buttonWord ?? ((b: { label: string }) => b.label.toLowerCase());
+    const words = buttons.map((b) => paint(options, ANSI.bold, word(b)));
     parts.push(paint(options, ANSI.dim, t('console.type_buttons', { buttons: either(words, t) })));
   }
   return parts.join('\n');

@@ -1,7 +1,7 @@
 import type { CommandOutcome } from '../audit/outcomes.js';
 import { HostingApiError } from '../hosting/HostingApiError.js';
 import type { OperationName } from '../hosting/operations.js';
-import type { Translator } from '../i18n/Translator.js';
+import { figure, type Translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import { InvalidOptionError, RefusalError, UserError } from '../replies/UserError.js';
 
@@ -63,8 +63,8 @@ export function describeError(error: unknown, correlationId: string, t: Translat
       case 'rate_limited': {
         const wait = Math.max(1, Math.ceil((error.retryAfterMs ?? 30_000) / 1000));
         return failed(
-          t('errors.rate_limited', { seconds: wait }),
-          t('errors.short.rate_limited', { seconds: wait }),
+          t('errors.rate_limited', { seconds: figure(wait) }),
+          t('errors.short.rate_limited', { seconds: figure(wait) }),
         );
       }
       case 'upstream':
@@ -73,7 +73,7 @@ export function describeError(error: unknown, correlationId: string, t: Translat
         return failed(t('errors.bad_response', { reference }), t('errors.short.bad_response'));
       case 'timeout':
         return failed(
-          t('errors.timeout', { seconds: seconds(error.timeoutMs ?? 0), reference }),
+          t('errors.timeout', { seconds: figure(seconds(error.timeoutMs ?? 0)), reference }),
           t('errors.short.timeout'),
         );
       case 'network':
@@ -92,7 +92,7 @@ export function describeError(error: unknown, correlationId: string, t: Translat
         return error.timeoutMs === undefined
           ? failed(t('errors.restarting'), t('errors.short.no_connection'))
           : failed(
-              t('errors.no_connection', { seconds: seconds(error.timeoutMs), reference }),
+              t('errors.no_connection', { seconds: figure(seconds(error.timeoutMs)), reference }),
               t('errors.short.no_connection'),
             );
       case 'outcome_unknown': {
@@ -136,6 +136,6 @@ export function outcomeUnknownReason(error: HostingApiError, t: Translator): str
       : t('errors.outcome_unknown.gateway', { status });
   }
   return error.timeoutMs !== undefined
-    ? t('errors.outcome_unknown.timeout', { seconds: seconds(error.timeoutMs) })
+    ? t('errors.outcome_unknown.timeout', { seconds: figure(seconds(error.timeoutMs)) })
     : t('errors.outcome_unknown.connection');
 }

@@ -1,6 +1,6 @@
 import { TimestampStyles, time } from 'discord.js';
 import type { DnsRecord } from '../hosting/dnsRecords.js';
-import type { Translator } from '../i18n/Translator.js';
+import { figure, type Translator } from '../i18n/Translator.js';
 import { actorMention } from '../replies/actorMention.js';
 import { literal } from '../replies/literal.js';
 import type { ChangePreview, PreviewField } from '../replies/ReplyBody.js';
@@ -63,8 +63,8 @@ export function recordPreview(
     name: shown === 0 ? t('domain.dns.records_field', { count: records.length }) : '\u200b',
     value: t('domain.dns.not_shown', {
       count: rest.length,
-      characters,
-      total: records.length,
+      characters: figure(characters),
+      total: figure(records.length),
       file: literal(RECORDS_FILE),
     }),
   });
@@ -109,10 +109,10 @@ export function diffPreview(
     who: actorMention(set.sentById, set.sentByName),
     when: time(new Date(set.sentAt), TimestampStyles.LongDateTime),
     outcome: t(set.outcome === 'done' ? 'domain.dns.outcome.done' : 'domain.dns.outcome.unknown'),
-    added: diff.added.length,
-    removed: diff.removed.length,
-    changed: diff.changed.length,
-    unchanged: diff.unchanged,
+    added: figure(diff.added.length),
+    removed: figure(diff.removed.length),
+    changed: figure(diff.changed.length),
+    unchanged: figure(diff.unchanged),
   });
   const lines = diffLines(diff);
   if (lines.length === 0) return { fields: [{ name, value: `${summary}\n${t('domain.dns.diff_same')}` }] };

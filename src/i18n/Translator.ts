@@ -5,19 +5,40 @@ import type { Locale } from './locales.js';
 type PluralBase<K> = K extends `${infer Base}_one` ? Base : never;
 type Singular<K> = K extends `${string}_one` | `${string}_other` ? never : K;
 
+/** A counted message: the base of its `_one` / `_other` pair (see `src/i18n/catalogue.ts`). */
+export type PluralKey = PluralBase<keyof English>;
 /** A message of the catalogue: a plain key, or the base of an `_one` / `_other` pair. */
-export type MessageKey = Singular<keyof English> | PluralBase<keyof English>;
+export type MessageKey = Singular<keyof English> | PluralKey;
 
+// Both forms' placeholders: an `_one` text may leave the number out ("this record …").
 type Template<K extends MessageKey> = K extends keyof English
   ? English[K]
-  : English[`${K}_other` & keyof English];
+  : English[`${K}_one` & keyof English] | English[`${K}_other` & keyof English];
 
-/** A value for a placeholder: text as is, a number formatted for the language, or a nested message. */
-export type ParamValue = string | number | Message;
-export type ParamsOf<K extends MessageKey> = Record<Placeholders<Template<K>>, ParamValue>;
-type ParamsArg<K extends MessageKey> = [Placeholders<Template<K>>] extends [never]
-  ? []
-  : [params: ParamsOf<K>];
+/**
+ * A number in a message that is not a count, so no plural form hangs on it: an HTTP status, seconds
+ * before the unit symbol `s`, a position. Formatted for the language like a count.
+ */
+export interface Figure {
+  readonly figure: number;
+}
+export const figure = (value: number): Figure => ({ figure: value });
+
+/**
+ * A value for a placeholder: text as is, a figure formatted for the language, or a nested message. A
+ * bare number goes only to a counted message's `count`: a number beside words of its own is a count,
+ * and a count needs plural forms (so a plain message given a number fails the typecheck).
+ */
+export type Text = string | Figure | Message;
+export type ParamValue = Text | number;
+export type ParamsOf<K extends MessageKey> = K extends PluralKey
+  ? Record<Exclude<Placeholders<Template<K>>, 'count'>, Text> & { count: number }
+  : Record<Placeholders<Template<K>>, Text>;
+type ParamsArg<K extends MessageKey> = K extends PluralKey
+  ? [params: ParamsOf<K>]
+  : [Placeholders<Template<K>>] extends [never]
+    ? []
+    : [params: ParamsOf<K>];
 
 /** A message not yet put into words: errors carry these, so the answer can be in the reader's language. */
 export interface Message {
@@ -75,11 +96,13 @@ function createTranslator(locale: Locale): Translator {
       const value = params[name];
       if (value === undefined) return whole;
       if (typeof value === 'number') return numbers.format(value);
-      return typeof value === 'string' ? value : format(value.key, value.params);
+      if (typeof value === 'string') return value;
+      return 'figure' in value ? numbers.format(value.figure) : format(value.key, value.params);
     });
   };
 
-  const t = ((key: string, params?: Record<string, ParamValue>) => format(key, params)) as Translator;
+  const t = ((key: string, params?: Record<string, ParamValue>) =>
+    format(key, params)) as unknown as Translator;
   return Object.assign(t, {
     locale,
     render: (text: Message | string) => (typeof text === 'string' ? text : format(text.key, text.params)),

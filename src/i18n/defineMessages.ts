@@ -31,8 +31,8 @@ type Checked<E extends Record<string, string>, T> = {
 /**
  * English is the source of every area's messages (`as const`); a translation is written with
  * `translationOf(en)({ … })`: every English key must be there (a missing one fails the typecheck) with
- * exactly the same placeholders. Plurals are pairs of keys `…_one` / `…_other`, chosen by
- * `Intl.PluralRules` from the `count` parameter.
+ * exactly the same placeholders. Counted messages are pairs of keys `…_one` / `…_other`, chosen by
+ * `Intl.PluralRules` from the `count` parameter (how to write one: `catalogue.ts`).
  */
 export function translationOf<E extends Record<string, string>>(_english: E) {
   return <const T extends { [K in keyof E]: string }>(

@@ -1,7 +1,7 @@
 import type { Attachment } from 'discord.js';
 import { request } from 'undici';
 import type { Locale } from '../i18n/locales.js';
-import { type Message, message, translator } from '../i18n/Translator.js';
+import { figure, type Message, message, translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import { InvalidOptionError, UserError } from '../replies/UserError.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
@@ -16,7 +16,7 @@ export const MAX_FILE_DOMAINS = 10_000;
 export const MAX_FILE_BYTES = 1_048_576;
 /** How long the file may take to download. */
 export const FILE_DOWNLOAD_TIMEOUT_MS = 15_000;
-export const FILE_EXPECTED: Message = message('watch.file.expected', { max: MAX_FILE_DOMAINS });
+export const FILE_EXPECTED: Message = message('watch.file.expected', { max: figure(MAX_FILE_DOMAINS) });
 const TEXT_EXTENSIONS = /\.(txt|csv|tsv|list)$/i;
 const TEXT_TYPES = /^(text\/|application\/(csv|x-csv|vnd\.ms-excel)\b)/i;
 /** A first row like `domain` or `name` is a CSV header, not a name. */
@@ -109,7 +109,7 @@ export async function downloadDomainFile(file: FileRequest): Promise<string> {
   } catch (error) {
     if (error instanceof UserError) throw error;
     const why = signal.aborted
-      ? message('watch.file.download_slow', { seconds: FILE_DOWNLOAD_TIMEOUT_MS / 1000 })
+      ? message('watch.file.download_slow', { seconds: figure(FILE_DOWNLOAD_TIMEOUT_MS / 1000) })
       : message('watch.file.download_error');
     throw new UserError(message('watch.file.download_failed', { name: escapeUserText(file.name, 100), why }));
   }
@@ -153,7 +153,7 @@ export function parseDomainFile(text: string, max = MAX_FILE_DOMAINS): ParsedDom
       if (!invalid.has(entry)) invalid.set(entry, { input: entry, error });
     }
     if (domains.size + invalid.size > max) {
-      throw new UserError(message('watch.file.too_many', { max, expected: FILE_EXPECTED }));
+      throw new UserError(message('watch.file.too_many', { max: figure(max), expected: FILE_EXPECTED }));
     }
   }
   if (domains.size + invalid.size === 0) {

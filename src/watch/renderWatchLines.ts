@@ -1,5 +1,5 @@
 import { TimestampStyles, time } from 'discord.js';
-import type { Message, Translator } from '../i18n/Translator.js';
+import { figure, type Message, type Translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import type { WatchedDomain } from '../store/index.js';
 import { calendarDate } from './formatDate.js';
@@ -24,7 +24,7 @@ export function shown(domain: string, unicode = domain): string {
 export function nameList(names: readonly string[], t: Translator): string {
   const listed = names.slice(0, LISTED_NAMES).join(', ');
   const more = names.length - LISTED_NAMES;
-  return more > 0 ? t('watch.more_names', { names: listed, more }) : listed;
+  return more > 0 ? t('watch.more_names', { names: listed, more: figure(more) }) : listed;
 }
 
 export interface InvalidEntry {
@@ -37,7 +37,7 @@ export function invalidLines(invalid: readonly InvalidEntry[], t: Translator): s
     .slice(0, LISTED_NAMES)
     .map((entry) => `• ${escapeUserText(entry.input, 80)}: ${escapeUserText(t.render(entry.reason), 120)}`);
   if (invalid.length > LISTED_NAMES) {
-    lines.push(t('watch.more_lines', { more: invalid.length - LISTED_NAMES }));
+    lines.push(t('watch.more_lines', { more: figure(invalid.length - LISTED_NAMES) }));
   }
   return lines;
 }

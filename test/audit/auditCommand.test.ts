@@ -6,7 +6,7 @@ import { commands } from '../../commands/index.js';
 import { auditLine } from '../../src/audit/channelPosts.js';
 import { AUDIT_OUTCOMES } from '../../src/audit/outcomes.js';
 import { AUDIT_PAGE_SIZE, renderAuditLine, renderAuditPage } from '../../src/audit/renderAudit.js';
-import { translator } from '../../src/i18n/Translator.js';
+import { figure, translator } from '../../src/i18n/Translator.js';
 import type { AuditEntry, AuditFilter, AuditSearch, Store } from '../../src/store/index.js';
 import { outsideCode } from '../support/e2eHelpers.js';
 
@@ -373,10 +373,10 @@ describe('the export note', () => {
     expect(en('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` holds all 1 match.');
     expect(en('audit.export.all', { file, count: 2 })).toBe('📎 `hostops-audit.csv` holds all 2 matches.');
     expect(de('audit.export.all', { file, count: 1 })).toBe('📎 `hostops-audit.csv` enthält 1 Treffer.');
-    expect(en('audit.export.capped', { file, count: 10_000, total: 10_000 })).toContain(
+    expect(en('audit.export.capped', { file, count: figure(10_000), total: figure(10_000) })).toContain(
       'holds the first 10,000 (the newest) of more than 10,000 matches',
     );
-    expect(de('audit.export.capped', { file, count: 10_000, total: 10_000 })).toContain(
+    expect(de('audit.export.capped', { file, count: figure(10_000), total: figure(10_000) })).toContain(
       'enthält die ersten 10.000 (die neuesten) von mehr als 10.000 Treffern',
     );
   });

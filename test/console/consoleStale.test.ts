@@ -75,7 +75,7 @@ it('a console Confirm after another set was sent prints a new prompt against it 
     await idle(t);
     expect(sent()).toHaveLength(1);
 
-    const renewed = await after('confirm', /Nothing is sent until you press/);
+    const renewed = await after('confirm', /Nothing is sent until you type `confirm`/);
     expect(renewed).toContain('Not sent:');
     expect(renewed).toContain('it would remove 1 record: `alice 3600 A 198.51.100.10`');
     expect(renewed).toContain('- alice 3600 A 198.51.100.10');

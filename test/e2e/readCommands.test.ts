@@ -222,7 +222,7 @@ describe('/domain expiry', () => {
     expect(embed?.color).toBe(RED);
     const lines = str(embed?.description).split('\n');
     expect(lines[0]).toBe(
-      '7 checked · 1 expire within 30 days · 1 expired · 1 transferred away · 2 failed · 2 invalid',
+      '7 checked · 1 expires within 30 days · 1 expired · 1 transferred away · 2 failed · 2 invalid',
     );
     const rows = lines.slice(1).filter((line) => line !== '');
     const order = rows.map((line) => /\*\*(.+?)\*\*/.exec(line)?.[1]);

@@ -75,7 +75,7 @@ describe('/watch calendar', () => {
     const interaction = t.command({ commandName: 'watch', subcommand: 'calendar', roles: [ROLES.viewer] });
     const { edit, body } = await publicAnswer(t, interaction);
     expect(textOf(body)).toContain('2 events');
-    expect(textOf(body)).toContain('1 domain without a known expiry date');
+    expect(textOf(body)).toContain('1 domain without a known expiry date is not in it.');
     const files = edit.files ?? [];
     expect(files.map((f) => f.name)).toEqual(['hostops-expiry.ics']);
     const parsed = events(files[0]?.text ?? '');

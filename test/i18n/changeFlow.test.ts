@@ -12,7 +12,7 @@ import { ChangeFlow } from '../../src/discord/changes/ChangeFlow.js';
 import { closedMessage, decidedMessage, promptButtons } from '../../src/discord/changes/renderChange.js';
 import type { HostingClient } from '../../src/hosting/HostingClient.js';
 import type { Locale } from '../../src/i18n/locales.js';
-import { translator } from '../../src/i18n/Translator.js';
+import { figure, translator } from '../../src/i18n/Translator.js';
 import type { BotMessages, MessageBody } from '../../src/replies/ReplyBody.js';
 import { sandboxZone } from '../../src/sandbox/sandboxZone.js';
 import type { ChangeRecord, Store } from '../../src/store/index.js';
@@ -61,7 +61,7 @@ describe('the confirmation flow’s words', () => {
     expect(de('changes.read_back.still_unknown', { count: 1500, reference })).toContain(
       'nach 1.500 Prüfungen.',
     );
-    expect(de('changes.outcome.no_answer', { seconds: 0.3 })).toBe(
+    expect(de('changes.outcome.no_answer', { seconds: figure(0.3) })).toBe(
       'keine Antwort vom Provider innerhalb von 0,3 s',
     );
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue, english } from '../../src/i18n/catalogue.js';
 import { PLACEHOLDER } from '../../src/i18n/defineMessages.js';
 import { LOCALES, pickLocale } from '../../src/i18n/locales.js';
-import { type MessageKey, message, translator } from '../../src/i18n/Translator.js';
+import { figure, type MessageKey, message, translator } from '../../src/i18n/Translator.js';
 
 describe('pickLocale', () => {
   it.each([
@@ -46,10 +46,10 @@ describe('translator', () => {
     expect(en.number(1234)).toBe('1,234');
     expect(de.number(1234)).toBe('1.234');
     expect(de.number(1234.5, { maximumFractionDigits: 1 })).toBe('1.234,5');
-    expect(en('errors.rate_limited', { seconds: 1234 })).toBe(
+    expect(en('errors.rate_limited', { seconds: figure(1234) })).toBe(
       'The provider is rate limiting us: retry in 1,234 s.',
     );
-    expect(de('errors.rate_limited', { seconds: 1234 })).toContain('1.234 s');
+    expect(de('errors.rate_limited', { seconds: figure(1234) })).toContain('1.234 s');
     // Identifiers go in as text: never grouped.
     expect(de('errors.rate_limited', { seconds: '1234' })).toContain('1234 s');
   });

@@ -58,7 +58,11 @@ export class ApprovalFlow {
       invocation.logger.warn({ err: error, change: record.id }, 'could not put the change up for approval');
       const t = presserT(interaction);
       await interaction.reply(
-        ephemeral({ content: t('changes.undecided', { button: t('changes.button.confirm') }) }),
+        ephemeral({
+          content: t('changes.undecided', {
+            pressAgain: t('changes.press_again', { button: t('changes.button.confirm') }),
+          }),
+        }),
       );
       return;
     }

@@ -21,7 +21,14 @@ import { type ChangeFlowDeps, ChangeFlowState, type Prompted } from './ChangeFlo
 import { ChangeSender } from './ChangeSender.js';
 import { ChangeSweeper } from './ChangeSweeper.js';
 import { ClickGuard } from './ClickGuard.js';
-import { closedMessage, notClaimed, previewEmbed, promptButtons, statusBody } from './renderChange.js';
+import {
+  closedMessage,
+  notClaimed,
+  previewEmbed,
+  promptButtons,
+  promptDescription,
+  statusBody,
+} from './renderChange.js';
 
 /** What a change's button does when pressed: `id` is the change record's. */
 export type ButtonHandler = (interaction: ButtonInteraction, id: string) => Promise<void>;
@@ -116,7 +123,7 @@ export class ChangeFlow {
     const t = translator(invocation.locale);
     const { preview } = made;
     const expires = time(record.expiresAt, TimestampStyles.RelativeTime);
-    const description = t('changes.prompt.description', { expires });
+    const description = promptDescription(t, expires);
     const body: MessageBody & { files?: PreviewFile[] } = {
       embeds: [
         {

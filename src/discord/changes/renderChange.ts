@@ -14,7 +14,7 @@ import type { SendClaim } from '../../changes/ChangeJournal.js';
 import { recordedPreview } from '../../changes/recordedPreview.js';
 import { HostingApiError } from '../../hosting/HostingApiError.js';
 import { type Locale, pickLocale } from '../../i18n/locales.js';
-import { type Message, type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
+import { figure, type Message, type MessageKey, type Translator, translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
 import { literal } from '../../replies/literal.js';
@@ -53,7 +53,7 @@ export const TITLE_IN_SENTENCE: Record<Locale, (title: string) => string> = {
 export function unknownReason(error: unknown, t: Translator): string {
   if (!(error instanceof HostingApiError)) return error instanceof Error ? error.message : 'no answer';
   if (error.timeoutMs !== undefined) {
-    return t('changes.outcome.no_answer', { seconds: seconds(error.timeoutMs) });
+    return t('changes.outcome.no_answer', { seconds: figure(seconds(error.timeoutMs)) });
   }
   return outcomeUnknownReason(error, t);
 }
@@ -75,6 +75,14 @@ export function closedMessage(record: Pick<ChangeRecord, 'state'>, t: Translator
   return t.render({ key: CLOSED[record.state] });
 }
 
+/** The prompt's "Nothing is sent until you press **Confirm**. This prompt expires …" line. */
+export function promptDescription(t: Translator, expires: string): string {
+  return t('changes.prompt.description', {
+    press: t('changes.press', { button: t('changes.button.confirm') }),
+    expires,
+  });
+}
+
 /**
  * Why a press that claims its change for sending (Confirm, Approve, Send again, named by `button`) did not:
  * the change was no longer there to take (in the words of `closed`), or another change of the same target
@@ -88,8 +96,9 @@ export function notClaimed(
   t: Translator,
 ): string {
   if (claim === 'closed') return closed(record, t);
-  if (claim === 'undecided') return t('changes.undecided', { button: t(button) });
-  return t('changes.busy', { target: literal(record.target ?? ''), button: t(button) });
+  const pressAgain = t('changes.press_again', { button: t(button) });
+  if (claim === 'undecided') return t('changes.undecided', { pressAgain });
+  return t('changes.busy', { target: literal(record.target ?? ''), pressAgain });
 }
 
 /** Why an approval request's button no longer does anything. */

@@ -1,6 +1,6 @@
 import { type APIEmbed, TimestampStyles, time } from 'discord.js';
 import type { ServerLogEntry } from '../../hosting/operations.js';
-import type { Translator } from '../../i18n/Translator.js';
+import { figure, type Translator } from '../../i18n/Translator.js';
 import { Colour } from '../../replies/colours.js';
 import { escapeUserText } from '../../replies/escapeUserText.js';
 
@@ -61,9 +61,9 @@ export function formatDuration(milliseconds: number, t: Translator): string {
   type Unit = 'server.duration.seconds' | 'server.duration.minutes' | 'server.duration.hours';
   const pair = (big: number, bigUnit: Unit | 'server.duration.days', small: number, smallUnit: Unit) =>
     small > 0
-      ? `${t(bigUnit, { value: big })} ${t(smallUnit, { value: small })}`
-      : t(bigUnit, { value: big });
-  if (total < 60) return t('server.duration.seconds', { value: seconds });
+      ? `${t(bigUnit, { value: figure(big) })} ${t(smallUnit, { value: figure(small) })}`
+      : t(bigUnit, { value: figure(big) });
+  if (total < 60) return t('server.duration.seconds', { value: figure(seconds) });
   if (total < 3600) return pair(minutes, 'server.duration.minutes', seconds, 'server.duration.seconds');
   if (total < 86_400) return pair(hours, 'server.duration.hours', minutes, 'server.duration.minutes');
   return pair(days, 'server.duration.days', hours, 'server.duration.hours');

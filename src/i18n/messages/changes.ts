@@ -11,15 +11,18 @@ export const en = {
   'changes.button.reject': 'Reject',
   'changes.button.send_again': 'Send again',
   'changes.button.try_again': 'Try again',
-  'changes.prompt.description': 'Nothing is sent until you press **Confirm**. This prompt expires {expires}.',
+  // How a button is referred to in Discord; the console says it in its own words (console.press…).
+  'changes.press': 'press **{button}**',
+  'changes.press_again': 'Press **{button}** again in a moment',
+  'changes.prompt.description': 'Nothing is sent until you {press}. This prompt expires {expires}.',
   'changes.prompt.cancelled': 'Cancelled — nothing was sent.',
   'changes.prompt.expired': 'Expired — nothing was sent. Run the command again.',
   'changes.prompt.sending': 'Sending…',
   'changes.busy':
-    'Not sent yet: another change to {target} is being sent right now. Press **{button}** again in a moment: it is then checked against that change first.',
+    'Not sent yet: another change to {target} is being sent right now. {pressAgain}: it is then checked against that change first.',
   'changes.not_sent': 'Not sent: {reason}',
   'changes.undecided':
-    'Not sent: the store could not be reached to record this press, so nothing was done. Press **{button}** again in a moment.',
+    'Not sent: the store could not be reached to record this press, so nothing was done. {pressAgain}.',
   'changes.orphan.not_sent':
     '{requester}: `{command}` {target} was **not sent** — HostOps stopped or lost its store before handing it to the provider. Nothing changed; run it again if it is still needed. {reference}',
   'changes.outcome.unrecorded':
@@ -91,16 +94,17 @@ export const de = translationOf(en)({
   'changes.button.reject': 'Ablehnen',
   'changes.button.send_again': 'Erneut senden',
   'changes.button.try_again': 'Noch einmal versuchen',
-  'changes.prompt.description':
-    'Es wird nichts gesendet, bis du **Bestätigen** drückst. Diese Abfrage läuft {expires} ab.',
+  'changes.press': '**{button}** drückst',
+  'changes.press_again': 'Drück gleich noch einmal **{button}**',
+  'changes.prompt.description': 'Es wird nichts gesendet, bis du {press}. Diese Abfrage läuft {expires} ab.',
   'changes.prompt.cancelled': 'Abgebrochen — es wurde nichts gesendet.',
   'changes.prompt.expired': 'Abgelaufen — es wurde nichts gesendet. Führ den Befehl noch einmal aus.',
   'changes.prompt.sending': 'Wird gesendet…',
   'changes.busy':
-    'Noch nicht gesendet: Gerade wird eine andere Änderung an {target} gesendet. Drück gleich noch einmal **{button}**: Dann wird sie zuerst mit dieser Änderung abgeglichen.',
+    'Noch nicht gesendet: Gerade wird eine andere Änderung an {target} gesendet. {pressAgain}: Dann wird sie zuerst mit dieser Änderung abgeglichen.',
   'changes.not_sent': 'Nicht gesendet: {reason}',
   'changes.undecided':
-    'Nicht gesendet: Der Speicher war nicht erreichbar, um diesen Klick zu verbuchen, daher ist nichts passiert. Drück gleich noch einmal **{button}**.',
+    'Nicht gesendet: Der Speicher war nicht erreichbar, um diesen Klick zu verbuchen, daher ist nichts passiert. {pressAgain}.',
   'changes.orphan.not_sent':
     '{requester}: `{command}` {target} wurde **nicht gesendet** — HostOps hielt an oder verlor seinen Speicher, bevor die Anfrage an den Provider ging. Nichts wurde geändert; führ es erneut aus, falls es noch nötig ist. {reference}',
   'changes.outcome.unrecorded':

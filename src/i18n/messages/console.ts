@@ -52,6 +52,10 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.type_button_or_command': 'Type {buttons}, or a command starting with /.',
   'console.commands_start': 'Commands start with / (try /help); exit quits.',
   'console.type_buttons': 'Type {buttons}.',
+  // Discord's "press **Confirm**" (changes.press…) as the console says it: the label is typed.
+  'console.press': 'type `{button}`',
+  'console.press_again': 'Type `{button}` again in a moment',
+  'console.exit.cancelled': 'The session ends with a change waiting: it was cancelled, nothing was sent.',
   'console.either': '{first} or {second}',
   'console.status.ok': 'ok',
   'console.status.error': 'error',
@@ -138,6 +142,10 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.type_button_or_command': 'Gib {buttons} oder einen Befehl mit / am Anfang ein.',
   'console.commands_start': 'Befehle beginnen mit / (versuch /help); exit beendet.',
   'console.type_buttons': 'Gib {buttons} ein.',
+  'console.press': '`{button}` eingibst',
+  'console.press_again': 'Gib gleich noch einmal `{button}` ein',
+  'console.exit.cancelled':
+    'Die Sitzung endet, während eine Änderung wartet: sie wurde verworfen, nichts wurde gesendet.',
   'console.either': '{first} oder {second}',
   'console.status.ok': 'ok',
   'console.status.error': 'Fehler',

@@ -2,7 +2,8 @@ import { translationOf } from '../defineMessages.js';
 
 /** /musicbot: music-bot customer accounts. */
 export const en = {
-  'musicbot.size': '{bytes} bytes ({size})',
+  'musicbot.size_one': '{count} byte ({size})',
+  'musicbot.size_other': '{count} bytes ({size})',
   'musicbot.field.id': 'Id',
   'musicbot.field.username': 'User name',
   'musicbot.field.email': 'E-mail',
@@ -18,7 +19,8 @@ export const en = {
 } as const;
 
 export const de = translationOf(en)({
-  'musicbot.size': '{bytes} Byte ({size})',
+  'musicbot.size_one': '{count} Byte ({size})',
+  'musicbot.size_other': '{count} Byte ({size})',
   'musicbot.field.id': 'ID',
   'musicbot.field.username': 'Benutzername',
   'musicbot.field.email': 'E-Mail',

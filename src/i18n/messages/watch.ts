@@ -42,11 +42,17 @@ export const en = {
   'watch.add.from_file': 'From {file}.',
   'watch.add.from_file_and_option': 'From {file} and the `domains` option.',
   'watch.add.watching': 'Watching {domains} in all; alerts go to {channel}.',
-  'watch.add.full':
-    'Nothing was added: the watch list holds at most {limit} domains (`WATCH_MAX_DOMAINS`), it has {watched}, and the {adding} new ones would take it past that. Remove domains with `/watch remove` first, or have the limit raised.',
-  'watch.add.looking_up':
+  'watch.add.full_one':
+    'Nothing was added: the watch list holds at most {limit} domains (`WATCH_MAX_DOMAINS`), it has {watched}, and the {count} new one would take it past that. Remove domains with `/watch remove` first, or have the limit raised.',
+  'watch.add.full_other':
+    'Nothing was added: the watch list holds at most {limit} domains (`WATCH_MAX_DOMAINS`), it has {watched}, and the {count} new ones would take it past that. Remove domains with `/watch remove` first, or have the limit raised.',
+  // `count` is the number of domains just added; `{domains}` shows it ("1 domain").
+  'watch.add.looking_up_one':
+    'Looking up the {domains} just added now: this message shows its expiry when done.',
+  'watch.add.looking_up_other':
     'Looking up the {domains} just added now ({concurrency} at a time): this message lists the soonest expiries when done.',
-  'watch.add.looked_up': 'Looked up the {domains} just added in {seconds} s: {failed} failed.',
+  'watch.add.looked_up_one': 'Looked up the {domains} just added in {seconds} s: {failed} failed.',
+  'watch.add.looked_up_other': 'Looked up the {domains} just added in {seconds} s: {failed} failed.',
   'watch.add.soonest': '**Soonest expiries among them:**',
 
   'watch.remove.title': 'Domain watch: removed',
@@ -122,7 +128,8 @@ export const en = {
   'watch.calendar.title': 'Expiry calendar',
   'watch.calendar.summary_line':
     '{events} in `{file}`: one all-day event on each expiry date, with alarms {leadDays} days before. Import it into a calendar; importing it again updates the events.',
-  'watch.calendar.without_date': '{domains} without a known expiry date are not in it.',
+  'watch.calendar.without_date_one': '{domains} without a known expiry date is not in it.',
+  'watch.calendar.without_date_other': '{domains} without a known expiry date are not in it.',
   'watch.calendar.empty': 'No watched domain has a known expiry date yet: the calendar would be empty.',
   'watch.calendar.too_large':
     'The calendar of {domains} is at least {size} MB, more than Discord takes as a file ({limit} MB). Subscribe to it by URL (`CALENDAR_TOKEN`) or write it with the console: `npm run console -- /watch calendar --out hostops-expiry.ics`.',
@@ -170,11 +177,17 @@ export const de = translationOf(en)({
   'watch.add.from_file': 'Aus {file}.',
   'watch.add.from_file_and_option': 'Aus {file} und der Option `domains`.',
   'watch.add.watching': 'Insgesamt {domains} überwacht; Warnungen gehen an {channel}.',
-  'watch.add.full':
-    'Nichts hinzugefügt: Die Überwachungsliste fasst höchstens {limit} Domains (`WATCH_MAX_DOMAINS`), sie hat {watched}, und die {adding} neuen würden darüber hinausgehen. Entferne zuerst Domains mit `/watch remove` oder lass das Limit anheben.',
-  'watch.add.looking_up':
+  'watch.add.full_one':
+    'Nichts hinzugefügt: Die Überwachungsliste fasst höchstens {limit} Domains (`WATCH_MAX_DOMAINS`), sie hat {watched}, und die {count} neue würde darüber hinausgehen. Entferne zuerst Domains mit `/watch remove` oder lass das Limit anheben.',
+  'watch.add.full_other':
+    'Nichts hinzugefügt: Die Überwachungsliste fasst höchstens {limit} Domains (`WATCH_MAX_DOMAINS`), sie hat {watched}, und die {count} neuen würden darüber hinausgehen. Entferne zuerst Domains mit `/watch remove` oder lass das Limit anheben.',
+  'watch.add.looking_up_one':
+    'Die {domains}, die eben hinzugekommen ist, wird jetzt abgefragt: Diese Nachricht zeigt danach ihren Ablauf.',
+  'watch.add.looking_up_other':
     'Die {domains}, die eben hinzugekommen sind, werden jetzt abgefragt ({concurrency} gleichzeitig): Diese Nachricht zeigt danach die nächsten Abläufe.',
-  'watch.add.looked_up':
+  'watch.add.looked_up_one':
+    'Die {domains}, die eben hinzugekommen ist, wurde in {seconds} s abgefragt: {failed} fehlgeschlagen.',
+  'watch.add.looked_up_other':
     'Die {domains}, die eben hinzugekommen sind, wurden in {seconds} s abgefragt: {failed} fehlgeschlagen.',
   'watch.add.soonest': '**Die nächsten Abläufe darunter:**',
 
@@ -252,7 +265,8 @@ export const de = translationOf(en)({
   'watch.calendar.title': 'Ablaufkalender',
   'watch.calendar.summary_line':
     '{events} in `{file}`: ein ganztägiger Termin an jedem Ablaufdatum, mit Erinnerungen {leadDays} Tage vorher. In einen Kalender importieren; ein erneuter Import aktualisiert die Termine.',
-  'watch.calendar.without_date': '{domains} ohne bekanntes Ablaufdatum sind nicht enthalten.',
+  'watch.calendar.without_date_one': '{domains} ohne bekanntes Ablaufdatum ist nicht enthalten.',
+  'watch.calendar.without_date_other': '{domains} ohne bekanntes Ablaufdatum sind nicht enthalten.',
   'watch.calendar.empty':
     'Noch keine überwachte Domain hat ein bekanntes Ablaufdatum: der Kalender wäre leer.',
   'watch.calendar.too_large':

@@ -74,7 +74,7 @@ describe('renderDomainExpiry', () => {
     expect(embed.title).toBe(EXPIRY_TITLE);
     expect(embed.description).toBe(
       [
-        '1 checked · 1 expire within 30 days · 0 expired · 0 transferred away · 0 failed',
+        '1 checked · 1 expires within 30 days · 0 expired · 0 transferred away · 0 failed',
         '',
         '🟠 **example.com** — 2026-12-01 (in 9 days)',
       ].join('\n'),
@@ -119,7 +119,7 @@ describe('renderDomainExpiry', () => {
 
   it('counts the window inclusively and says "day" for a one-day window', () => {
     const lines = allLines(renderDomainExpiry([ok('a.example', 1), ok('b.example', 2)], 1, TODAY, en));
-    expect(lines[0]).toBe('2 checked · 1 expire within 1 day · 0 expired · 0 transferred away · 0 failed');
+    expect(lines[0]).toBe('2 checked · 1 expires within 1 day · 0 expired · 0 transferred away · 0 failed');
     expect(lines).toContain('🟠 **a.example** — 2026-11-23 (in 1 day)');
     expect(lines).toContain('🟢 **b.example** — 2026-11-24 (in 2 days)');
   });
