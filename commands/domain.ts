@@ -32,7 +32,6 @@ import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js
 import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
-import { counted } from '../src/watch/formatDate.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
 import {
   registryBeside,
@@ -380,7 +379,7 @@ export const domain = defineCommand(definition, {
           invalid,
         ).map((embeds) => ({ embeds }));
         const asking = followUp
-          ? { content: context.t('rdap.expiry.asking', counted(context.t, due.length)), followUp }
+          ? { content: context.t('rdap.expiry.asking', { count: due.length }), followUp }
           : {};
         return messages.map((body, index) => (index === 0 ? { ...body, ...asking, data } : body));
       },

@@ -7,7 +7,7 @@ import type { RegistryBeside } from '../../src/rdap/registryData.js';
 import { differs, HELD, registryDate, TRANSFER_PENDING } from '../../src/rdap/registryFindings.js';
 import { escapeUserText } from '../../src/replies/escapeUserText.js';
 import { cutText } from '../../src/text/cutText.js';
-import { calendarDate, counted } from '../../src/watch/formatDate.js';
+import { calendarDate } from '../../src/watch/formatDate.js';
 
 const WHY: Record<RdapFailure, Extract<MessageKey, `rdap.why.${string}`>> = {
   timeout: 'rdap.why.timeout',
@@ -165,7 +165,7 @@ export function registryFollowUp(
   return {
     embeds: [
       {
-        title: t('rdap.expiry.title', counted(t, asked.length)),
+        title: t('rdap.expiry.title', { count: asked.length }),
         description: cutText(lines.join('\n'), 4000),
       },
     ],

@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Translator } from '../i18n/Translator.js';
 import { Colour } from '../replies/colours.js';
-import { counted } from './formatDate.js';
 import type { RegistryWait } from './RegistryLanes.js';
 import type { DigestMessage } from './renderDigest.js';
 
@@ -18,8 +17,8 @@ function untilText(until: Date, zone: string, now: Date): string {
 export function registryWaitLine(wait: RegistryWait, t: Translator, zone: string, now: Date): string {
   const tlds = wait.tlds.join(', ');
   return wait.until
-    ? t('rdap.watch.paused', { ...counted(t, wait.count), tlds, until: untilText(wait.until, zone, now) })
-    : t('rdap.watch.deadline', { ...counted(t, wait.count), tlds });
+    ? t('rdap.watch.paused', { count: wait.count, tlds, until: untilText(wait.until, zone, now) })
+    : t('rdap.watch.deadline', { count: wait.count, tlds });
 }
 
 /**

@@ -242,6 +242,42 @@ const rows: { [K in PluralKey]: Row<K> } = {
       '# Domains ohne bekanntes Ablaufdatum sind nicht enthalten.',
     ],
   },
+  'rdap.expiry.asking': {
+    en: [
+      'Asking the registry about # domain: its word follows in a message of its own.',
+      'Asking the registry about # domains: its word follows in a message of its own.',
+    ],
+    de: [
+      'Die Registry wird zu # Domain gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+      'Die Registry wird zu # Domains gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+    ],
+  },
+  'rdap.expiry.title': {
+    en: ["The registry's word on # domain", "The registry's word on # domains"],
+    de: ['Was die Registry zu # Domain sagt', 'Was die Registry zu # Domains sagt'],
+  },
+  'rdap.watch.paused': {
+    params: () => ({ tlds: '.org', until: '14:20' }),
+    en: [
+      'the registry for .org asks us to wait until 14:20: # domain not checked there (asked on the next run)',
+      'the registry for .org asks us to wait until 14:20: # domains not checked there (asked on the next run)',
+    ],
+    de: [
+      'die Registry für .org bittet uns, bis 14:20 zu warten: # Domain dort nicht geprüft (im nächsten Lauf gefragt)',
+      'die Registry für .org bittet uns, bis 14:20 zu warten: # Domains dort nicht geprüft (im nächsten Lauf gefragt)',
+    ],
+  },
+  'rdap.watch.deadline': {
+    params: () => ({ tlds: '.org' }),
+    en: [
+      "the registry for .org could not be asked about # domain before the run's deadline (asked on the next run)",
+      "the registry for .org could not be asked about # domains before the run's deadline (asked on the next run)",
+    ],
+    de: [
+      'die Registry für .org konnte vor dem Ende des Laufs nicht zu # Domain gefragt werden (im nächsten Lauf gefragt)',
+      'die Registry für .org konnte vor dem Ende des Laufs nicht zu # Domains gefragt werden (im nächsten Lauf gefragt)',
+    ],
+  },
   'watch.count.events': {
     en: ['# event', '# events'],
     de: ['# Termin', '# Termine'],

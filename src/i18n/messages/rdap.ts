@@ -25,21 +25,21 @@ export const en = {
   'rdap.info.no_date': 'no expiry date given',
   'rdap.info.none': 'none',
   'rdap.info.differs': "⚠️ differs from the provider's date",
-  'rdap.expiry.asking_one': 'Asking the registry about {n} domain: its word follows in a message of its own.',
+  'rdap.expiry.asking_one': 'Asking the registry about {count} domain: its word follows in a message of its own.',
   'rdap.expiry.asking_other':
-    'Asking the registry about {n} domains: its word follows in a message of its own.',
-  'rdap.expiry.title_one': "The registry's word on {n} domain",
-  'rdap.expiry.title_other': "The registry's word on {n} domains",
+    'Asking the registry about {count} domains: its word follows in a message of its own.',
+  'rdap.expiry.title_one': "The registry's word on {count} domain",
+  'rdap.expiry.title_other': "The registry's word on {count} domains",
   'rdap.expiry.agrees': "Nothing differs from the provider's answer.",
   'rdap.watch.waiting_title': 'Registries not asked in full',
   'rdap.watch.paused_one':
-    'the registry for {tlds} asks us to wait until {until}: {n} domain not checked there (asked on the next run)',
+    'the registry for {tlds} asks us to wait until {until}: {count} domain not checked there (asked on the next run)',
   'rdap.watch.paused_other':
-    'the registry for {tlds} asks us to wait until {until}: {n} domains not checked there (asked on the next run)',
+    'the registry for {tlds} asks us to wait until {until}: {count} domains not checked there (asked on the next run)',
   'rdap.watch.deadline_one':
-    "the registry for {tlds} could not be asked about {n} domain before the run's deadline (asked on the next run)",
+    "the registry for {tlds} could not be asked about {count} domain before the run's deadline (asked on the next run)",
   'rdap.watch.deadline_other':
-    "the registry for {tlds} could not be asked about {n} domains before the run's deadline (asked on the next run)",
+    "the registry for {tlds} could not be asked about {count} domains before the run's deadline (asked on the next run)",
 
   'rdap.why.timeout': 'timeout',
   'rdap.why.network': 'network',
@@ -76,21 +76,21 @@ export const de = translationOf(en)({
   'rdap.info.none': 'keiner',
   'rdap.info.differs': '⚠️ weicht vom Datum des Providers ab',
   'rdap.expiry.asking_one':
-    'Die Registry wird zu {n} Domain gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+    'Die Registry wird zu {count} Domain gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
   'rdap.expiry.asking_other':
-    'Die Registry wird zu {n} Domains gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
-  'rdap.expiry.title_one': 'Was die Registry zu {n} Domain sagt',
-  'rdap.expiry.title_other': 'Was die Registry zu {n} Domains sagt',
+    'Die Registry wird zu {count} Domains gefragt: ihre Antwort folgt in einer eigenen Nachricht.',
+  'rdap.expiry.title_one': 'Was die Registry zu {count} Domain sagt',
+  'rdap.expiry.title_other': 'Was die Registry zu {count} Domains sagt',
   'rdap.expiry.agrees': 'Nichts weicht von der Antwort des Providers ab.',
   'rdap.watch.waiting_title': 'Registries nicht vollständig gefragt',
   'rdap.watch.paused_one':
-    'die Registry für {tlds} bittet uns, bis {until} zu warten: {n} Domain dort nicht geprüft (im nächsten Lauf gefragt)',
+    'die Registry für {tlds} bittet uns, bis {until} zu warten: {count} Domain dort nicht geprüft (im nächsten Lauf gefragt)',
   'rdap.watch.paused_other':
-    'die Registry für {tlds} bittet uns, bis {until} zu warten: {n} Domains dort nicht geprüft (im nächsten Lauf gefragt)',
+    'die Registry für {tlds} bittet uns, bis {until} zu warten: {count} Domains dort nicht geprüft (im nächsten Lauf gefragt)',
   'rdap.watch.deadline_one':
-    'die Registry für {tlds} konnte vor dem Ende des Laufs nicht zu {n} Domain gefragt werden (im nächsten Lauf gefragt)',
+    'die Registry für {tlds} konnte vor dem Ende des Laufs nicht zu {count} Domain gefragt werden (im nächsten Lauf gefragt)',
   'rdap.watch.deadline_other':
-    'die Registry für {tlds} konnte vor dem Ende des Laufs nicht zu {n} Domains gefragt werden (im nächsten Lauf gefragt)',
+    'die Registry für {tlds} konnte vor dem Ende des Laufs nicht zu {count} Domains gefragt werden (im nächsten Lauf gefragt)',
 
   'rdap.why.timeout': 'Zeitüberschreitung',
   'rdap.why.network': 'Netzwerk',
