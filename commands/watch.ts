@@ -161,15 +161,11 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
     [...domains.values()].map(({ ascii, unicode }) => ({ domain: ascii, unicode })),
     context.interaction.user.id,
   );
-  if (result.full)
-    throw new RefusalError(
-      message('watch.add.full', {
-        count: result.full.adding,
-        watched: figure(result.full.watched),
-        limit: figure(result.full.limit),
-      }),
-      'watch_full',
-    );
+  const { full } = result;
+  if (full) {
+    const counts = { count: full.adding, watched: figure(full.watched), limit: figure(full.limit) };
+    throw new RefusalError(message('watch.add.full', counts), 'watch_full');
+  }
   const total = await context.store.watch.count();
   const lines = [
     t('watch.add.summary', {
@@ -209,16 +205,10 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
     data: lookedUp ? { ...data, lookedUp } : data,
   });
   if (result.added.length === 0) return answer([]);
-  const added = count(t, result.added.length, 'watch.count.domains');
+  // `count` picks the sentence's form ("die 1 Domain, die … ist"), `domains` says it.
+  const added = { count: result.added.length, domains: count(t, result.added.length, 'watch.count.domains') };
   return {
-    ...answer([
-      '',
-      t('watch.add.looking_up', {
-        count: result.added.length,
-        domains: added,
-        concurrency: figure(watch.settings.concurrency),
-      }),
-    ]),
+    ...answer(['', t('watch.add.looking_up', { ...added, concurrency: figure(watch.settings.concurrency) })]),
     // Alerts among them go out in a digest, once, like any run's.
     later: watch.run('added', result.added).then((summary) => {
       const byExpiry = summary.seen
@@ -240,12 +230,7 @@ async function add(context: CommandContext, request: AddRequest): Promise<ReadAn
       return answer(
         [
           '',
-          t('watch.add.looked_up', {
-            count: result.added.length,
-            domains: added,
-            seconds,
-            failed: figure(summary.failed),
-          }),
+          t('watch.add.looked_up', { ...added, seconds, failed: figure(summary.failed) }),
           ...(soonest.length > 0 ? [t('watch.add.soonest'), ...soonest] : []),
         ],
         lookedUp,

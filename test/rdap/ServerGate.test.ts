@@ -1,7 +1,7 @@
 // One server's gate: concurrency, spacing, a pause (Retry-After), urgent requests first, a wait given up.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { ServerGate } from '../../src/rdap/ServerGate.js';
+import { MAX_TIMER_MS, ServerGate, ServerPaused } from '../../src/rdap/ServerGate.js';
 
 describe('ServerGate', () => {
   it('never runs more than its limit at once, and starts them its interval apart', async () => {
@@ -45,5 +45,26 @@ describe('ServerGate', () => {
     await Promise.all([first, patient, urgent]);
     expect(order).toEqual(['urgent', 'patient']);
     expect(performance.now() - paused).toBeGreaterThanOrEqual(75);
+  });
+
+  it('a waiter whose deadline comes before the pause ends leaves at once, told when it ends', async () => {
+    const gate = new ServerGate(1, 0);
+    // Already queued when the pause comes, and arriving after it: both leave, neither waits.
+    let release: () => void = () => {};
+    const first = gate.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const queued = gate.run(async () => 'ran', { deadline: performance.now() + 60_000 });
+    // Longer than a timer holds: held to what one does.
+    gate.pause(10 * MAX_TIMER_MS);
+    const until = gate.pausedUntil() as number;
+    expect(until).toBeLessThanOrEqual(performance.now() + MAX_TIMER_MS);
+    await expect(queued).rejects.toBeInstanceOf(ServerPaused);
+    await expect(gate.run(async () => 'ran', { deadline: performance.now() + 60_000 })).rejects.toMatchObject(
+      {
+        until,
+      },
+    );
+    expect(gate.waiting).toBe(0);
+    release();
+    await first;
   });
 });
