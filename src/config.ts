@@ -3,6 +3,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import {
   approvalList,
+  configErrorMap,
   cronExpression,
   databaseUrl,
   dnsServers,
@@ -272,14 +273,11 @@ export function parseConfig(
   env: Record<string, string | undefined>,
   schema: z.ZodType = configSchema,
 ): unknown {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(env, { error: configErrorMap });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const variable = String(issue.path[0] ?? 'environment');
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-    return `${variable}: ${message}`;
-  });
+  const problems = result.error.issues.map(
+    (issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`,
+  );
   // A list variable can fail on several items; one line per variable is enough.
   throw new ConfigError([...new Set(problems)]);
 }

@@ -12,12 +12,37 @@ export const blankAsUnset = (value: unknown) =>
 export const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema);
 export const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
 
-export const integer = (min: number, max: number) =>
-  z
+/** A whole number in a range: one message for every way a value misses it, naming the range. */
+export const integer = (min: number, max: number) => {
+  const range = `must be a whole number from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^\d+$/, 'must be a whole number')
+    .regex(/^\d+$/, range)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min, range).max(max, range));
+};
+
+/**
+ * What an operator reads for any problem a schema above does not word itself (zod's own messages, e.g.
+ * "Too small: expected number to be >=10", never reach them): every line says what the variable is or
+ * must be, in HostOps' words. parseConfig passes it to every parse.
+ */
+export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return 'is not a value HostOps can use';
+  }
+};
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
@@ -36,7 +61,7 @@ export const hostingApiUrl = z
   )
   .refine(
     (value) => !isExampleHostingApiUrl(value),
-    `is still the example placeholder (${new URL(EXAMPLE_HOSTING_API_URL).host}): set your provider's API URL, or leave it unset for the console's sandbox`,
+    `is still the example placeholder (${new URL(EXAMPLE_HOSTING_API_URL).host}): set your provider's API URL, or sandbox for the built-in sandbox`,
   );
 
 export const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17–20 digits)');
@@ -98,7 +123,7 @@ export const leadDays = z
       .min(1, 'must list at least one number of days'),
   )
   .transform((days) => [...new Set(days.map(Number))].sort((a, b) => b - a))
-  .pipe(z.array(z.number().int().min(0).max(3650, 'days must be at most 3650')));
+  .pipe(z.array(z.number().int().min(0).max(3650, 'must list days from 0 to 3650')));
 
 // The engine is chosen by the scheme; src/store opens it (and names DATABASE_URL if it cannot).
 export const databaseUrl = z

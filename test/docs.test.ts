@@ -98,7 +98,7 @@ describe('configuration is documented where operators look', () => {
         }
       })();
       expect(problems).toEqual([
-        "HOSTING_API_URL: is still the example placeholder (api.example-hosting.com): set your provider's API URL, or leave it unset for the console's sandbox",
+        "HOSTING_API_URL: is still the example placeholder (api.example-hosting.com): set your provider's API URL, or sandbox for the built-in sandbox",
       ]);
     }
   });
