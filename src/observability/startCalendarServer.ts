@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { acceptsGzip } from '../gzipParts.js';
 import type { Logger } from '../logger.js';
 import type { RenderedCalendar } from '../watch/expiryCalendar.js';
 import { closeServer, listen } from './listen.js';
+import { limitedServer } from './listenerLimits.js';
 import { secretCheck, sendWithin } from './sendWithin.js';
 import type { HttpServer } from './startHttpServer.js';
 
@@ -51,7 +52,7 @@ export async function startCalendarServer(options: {
   const counted = options.counted ?? (() => {});
   const deadlineMs = options.deadlineMs ?? CALENDAR_DEADLINE_MS;
   const tokenMatches = secretCheck(feed.token);
-  const server: Server = createServer((req, res) => {
+  const server: Server = limitedServer('calendar', (req, res) => {
     const token = CALENDAR_PATH.exec((req.url ?? '/').split('?', 1)[0] ?? '')?.[1];
     if ((req.method !== 'GET' && req.method !== 'HEAD') || token === undefined || !tokenMatches(token)) {
       // A wrong token looks like any other unknown path.
@@ -96,7 +97,6 @@ export async function startCalendarServer(options: {
       counted(503);
     });
   });
-  server.keepAliveTimeout = 5_000;
   const port = await listen(server, options.host, options.port);
   logger.info({ host: options.host, port }, 'expiry calendar listening');
   return { port, close: () => closeServer(server) };

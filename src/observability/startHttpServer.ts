@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { acceptsGzip } from '../gzipParts.js';
 import type { Logger } from '../logger.js';
 import type { HealthState } from './HealthState.js';
 import { closeServer, listen } from './listen.js';
+import { limitedServer } from './listenerLimits.js';
 import type { Metrics } from './Metrics.js';
 import { bearerToken, secretCheck, sendWithin } from './sendWithin.js';
 
@@ -35,7 +36,7 @@ export async function startHttpServer(options: {
   const { health, metrics, logger } = options;
   const deadlineMs = options.scrapeDeadlineMs ?? SCRAPE_DEADLINE_MS;
   const authorized = secretCheck(options.metricsToken);
-  const server: Server = createServer((req, res) => {
+  const server: Server = limitedServer('operator', (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     const page = path === '/healthz' ? 'healthz' : path === '/metrics' ? 'metrics' : 'other';
     const answer = (status: number | 'cut') => metrics.operatorRequest(page, status);
@@ -95,8 +96,6 @@ export async function startHttpServer(options: {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     answer(404);
   });
-  // Probes and scrapers should never hold a shutdown open.
-  server.keepAliveTimeout = 5_000;
   const port = await listen(server, options.host, options.port);
   logger.info(
     { host: options.host, port, withToken: options.metricsToken !== undefined },

@@ -1,6 +1,8 @@
 import { translator } from '../../i18n/Translator.js';
+import type { Logger } from '../../logger.js';
 import { Colour } from '../../replies/colours.js';
 import type { ChangeRecord } from '../../store/index.js';
+import type { Invocation } from '../Answers.js';
 import type { ApprovalFlow } from './ApprovalFlow.js';
 import type { ChangeFlowState } from './ChangeFlowState.js';
 import { promptButtons, statusBody } from './renderChange.js';
@@ -16,6 +18,11 @@ const APPROVAL_TIMED_OUT = 'approval timed out';
  */
 export class ChangeSweeper {
   readonly #timer: NodeJS.Timeout | undefined;
+  /**
+   * Expiries whose answer was lost and whose record could not be read again either: the record may say
+   * `expired` (then no sweep finds it overdue), so the sweep reads each again and finishes its prompt.
+   */
+  readonly #unread = new Set<string>();
 
   constructor(
     private readonly state: ChangeFlowState,
@@ -33,6 +40,7 @@ export class ChangeSweeper {
   async sweep(): Promise<void> {
     const { journal, answers, logger } = this.state.deps;
     try {
+      for (const id of [...this.#unread]) await this.expire(id);
       for await (const record of journal.overdue()) await this.expire(record.id, record);
       const live = await this.state.deps.liveReplicas();
       // Handed to the connection or not (ChangeJournal.handOver): `unknown`, or `failed` never sent;
@@ -73,10 +81,14 @@ export class ChangeSweeper {
     const { journal, answers, specs } = state.deps;
     const record = known ?? (await journal.get(id));
     const spec = record && specs.get(record.command);
+    this.#unread.delete(id);
     if (!record || !spec) return;
+    const invocation = state.invocationOf(record);
+    // Expired already: by another replica's sweep, or by this process with the store's answer lost (read
+    // again by the sweep). Its prompt here still shows Confirm and Cancel.
+    if (record.state === 'expired') return this.#closePrompt(record, invocation);
     const approval = record.state === 'awaiting_approval';
     if (!approval && record.state !== 'pending') return;
-    const invocation = state.invocationOf(record);
     const detail = approval ? APPROVAL_TIMED_OUT : null;
     // Its audit row, and the line it owes, land with the end (one transaction).
     const ended = answers.ending(invocation, 'expired', detail);
@@ -86,10 +98,7 @@ export class ChangeSweeper {
         ? await journal.ends.decide(record, spec, 'expired', record.approval ?? {}, ended)
         : await journal.ends.close(record, spec, 'expired', ended);
     } catch (error) {
-      // Not recorded (the sweep expires it while it is overdue), or recorded with the answer lost (its
-      // row is in, and the sweep posts its owed line once due): either way the sweep ends it, once.
-      invocation.logger.warn({ err: error }, 'could not record the expiry; left to the sweep');
-      return;
+      expired = await this.#landed(id, error, invocation.logger);
     }
     if (!expired) return;
     if (approval) {
@@ -97,17 +106,42 @@ export class ChangeSweeper {
       await answers.finish(invocation, 'expired', detail, true);
       return;
     }
-    const prompt = state.prompts.get(id);
-    state.forgetPrompt(id);
-    if (prompt) {
-      const t = translator(record.locale);
-      await answers.safely(invocation, () =>
-        prompt.interaction.editReply(
-          statusBody(record, t, Colour.neutral, t('changes.prompt.expired'), [promptButtons('x', true, t)]),
-        ),
-      );
-    }
+    await this.#closePrompt(record, invocation);
     await answers.finish(invocation, 'expired', null, true);
+  }
+
+  /** The prompt this process shows for an expired change, if any: its buttons taken off, forgotten. */
+  async #closePrompt(record: ChangeRecord, invocation: Invocation): Promise<void> {
+    const { state } = this;
+    const prompt = state.prompts.get(record.id);
+    state.forgetPrompt(record.id);
+    if (!prompt) return;
+    const t = translator(record.locale);
+    await state.deps.answers.safely(invocation, () =>
+      prompt.interaction.editReply(
+        statusBody(record, t, Colour.neutral, t('changes.prompt.expired'), [promptButtons('x', true, t)]),
+      ),
+    );
+  }
+
+  /**
+   * After an expiry the store did not answer: whether it landed, as the record read again says. Not
+   * recorded, it is still overdue and the sweep expires it; recorded (its row is in, and the sweep posts
+   * its owed line once due), this process finishes its prompt now — or, when the record cannot be read
+   * either, at the sweep's next read of it.
+   */
+  async #landed(id: string, error: unknown, logger: Logger): Promise<boolean> {
+    const again = await this.state.deps.journal.get(id).then(
+      (record) => record?.state,
+      () => 'unread' as const,
+    );
+    if (again === 'expired') {
+      logger.warn({ err: error }, 'the expiry was recorded but its answer lost: finishing the prompt');
+      return true;
+    }
+    if (again === 'unread') this.#unread.add(id);
+    logger.warn({ err: error }, 'could not record the expiry; left to the sweep');
+    return false;
   }
 
   /**

@@ -1,7 +1,16 @@
 // Every bound of the interactions endpoint, in one place, with why. The endpoint is on the internet: each
 // request is checked from its headers before its body is read, and what a stranger can hold is bounded per
 // connection (what actually arrived, under MAX_BODY_BYTES, for at most BODY_DEADLINE_MS), never by a count
-// that slow clients could fill in front of Discord's own requests (docs/http-mode.md).
+// that slow clients could fill in front of Discord's own requests (docs/http-mode.md). The listener's own
+// bounds (headers, body and keep-alive deadlines, header size, connections) are every listener's, in
+// src/observability/listenerLimits.ts: re-exported here, as they are this endpoint's too.
+
+export {
+  BODY_DEADLINE_MS,
+  HEADERS_DEADLINE_MS,
+  KEEP_ALIVE_MS,
+  MAX_HEADER_BYTES,
+} from '../../observability/listenerLimits.js';
 
 /**
  * The largest body taken. Discord's payloads for HostOps are far smaller: a button press carries its message
@@ -11,23 +20,11 @@
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/**
- * From a request's headers to the end of its body. Discord sends a request at once; this leaves room for one
- * lost packet's retransmission (Linux's first RTO is 1 s) and still ends before the answer is due.
- */
-export const BODY_DEADLINE_MS = 2_000;
-
-/** From a connection's first byte (or its last answer) to the end of a request's headers: sent at once too. */
-export const HEADERS_DEADLINE_MS = 2_000;
-
 /** How often the deadlines are enforced: each is met within this much (Node's own check is every 30 s). */
 export const DEADLINE_CHECK_MS = 250;
 
 /** How often Node checks the headers' deadline (its connectionsCheckingInterval, given at creation). */
-export const HEADERS_CHECK_MS = DEADLINE_CHECK_MS * 2;
-
-/** Headers of a Discord request, with a proxy's additions, are well under 2 KiB; Node's default is 16 KiB. */
-export const MAX_HEADER_BYTES = 8 * 1024;
+export { CONNECTIONS_CHECK_MS as HEADERS_CHECK_MS } from '../../observability/listenerLimits.js';
 
 /**
  * Unverified body bytes held across all connections. Past it the oldest incomplete body is cut (429): a
@@ -57,15 +54,6 @@ export const NETWORK_MARGIN_MS = 500;
 
 /** From a request's arrival (its headers) to its first response's last moment. */
 export const RESPONSE_DEADLINE_MS = DISCORD_RESPONSE_WINDOW_MS - NETWORK_MARGIN_MS;
-
-/**
- * How long an idle connection stays open for the next request. It must be LONGER than the keep-alive of
- * the proxy in front (the Caddyfile's `keepalive 60s`, nginx's 60 s, most load balancers' 60 s): then the
- * proxy always closes an idle connection first, never HostOps one the proxy is just sending a request on,
- * which a proxy does not retry for a POST (seen in Discord as "interaction failed"). A proxy with a longer
- * keep-alive (Caddy's default is 2 minutes) must be set below this; test/compose.test.ts holds the Caddyfile to it.
- */
-export const KEEP_ALIVE_MS = 75_000;
 
 /** How long closing waits for verified requests still being answered: each is answered by its deadline. */
 export const CLOSE_WAIT_MS = RESPONSE_DEADLINE_MS + 500;

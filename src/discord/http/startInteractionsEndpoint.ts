@@ -1,19 +1,16 @@
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type APIInteraction, InteractionType } from 'discord.js';
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
+import { limitedServer } from '../../observability/listenerLimits.js';
 import type { SignatureRefusal } from '../../observability/signatureRefusals.js';
 import { checkRequestHead, SIGNATURE_REFUSED } from './checkRequestHead.js';
 import {
   BODY_DEADLINE_MS,
   CLOSE_WAIT_MS,
   DEADLINE_CHECK_MS,
-  HEADERS_CHECK_MS,
-  HEADERS_DEADLINE_MS,
-  KEEP_ALIVE_MS,
   MAX_BODY_BYTES,
-  MAX_HEADER_BYTES,
   MAX_VERIFIED_IN_FLIGHT,
   UNVERIFIED_BYTES_BUDGET,
 } from './endpointLimits.js';
@@ -185,26 +182,16 @@ export async function startInteractionsEndpoint(
     return options.answer(interaction, reply, arrivedAt);
   }
 
-  // The timeouts are given at creation: set afterwards, Node checks them only every 30 s.
-  const server = createServer(
-    {
-      headersTimeout: HEADERS_DEADLINE_MS,
-      // Past the body's own deadline (enforced by UnverifiedBodies): Node's check is only the backstop.
-      requestTimeout: HEADERS_DEADLINE_MS + BODY_DEADLINE_MS + 1_000,
-      connectionsCheckingInterval: HEADERS_CHECK_MS,
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      maxHeaderSize: MAX_HEADER_BYTES,
-    },
-    (req, res) => {
-      serve(req, res).catch((error: unknown) => {
-        // The request went away (nothing to answer) or something here failed: never the process.
-        if (!res.headersSent && !res.destroyed) {
-          logger.error({ err: error }, 'interactions endpoint: request failed');
-          write(req, res, refusal(500, 'internal error')).catch(() => {});
-        }
-      });
-    },
-  );
+  // Its deadlines, header size and connections: every listener's limits, sized for it (listenerLimits).
+  const server = limitedServer('interactions', (req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      // The request went away (nothing to answer) or something here failed: never the process.
+      if (!res.headersSent && !res.destroyed) {
+        logger.error({ err: error }, 'interactions endpoint: request failed');
+        write(req, res, refusal(500, 'internal error')).catch(() => {});
+      }
+    });
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A connection reset or cut before a request: nobody to answer, nothing to count.
     if (error.code === 'ECONNRESET' || !socket.writable) {
