@@ -152,7 +152,8 @@ export class RegistryCheck {
     const unjudged = domain.watched && previous !== undefined && !previous.watched;
     if (!unjudged && !this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
     const failed = this.#failed.get(domain.domain);
-    if (failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
+    // An answer asked for now (maxAgeMs 0: an operator's re-ask) is asked, whatever failed before.
+    if (failed && options.maxAgeMs > 0 && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
       return { record: previous, alerts: [], failed: failed.why };
     }
     const budget = options.urgent ? AbortSignal.timeout(URGENT_BUDGET_MS) : undefined;
