@@ -98,6 +98,9 @@ export const rdapCallers: Metric = {
         };
       };
     };
+    const answerAll = (delayMs = 50) => {
+      for (const [i, registry] of registries.entries()) answering(registry, i, delayMs);
+    };
     const bootstrapUrl = `${registries[0]?.origin}/dns.json`;
     const closers: (() => Promise<unknown>)[] = [];
     let dbs = 0;
@@ -218,9 +221,9 @@ export const rdapCallers: Metric = {
 
     try {
       // (1, 2) All five answering vs one paused for a day.
-      registries.forEach((r, i) => answering(r, i));
+      answerAll();
       const allFive = await watchRun((store) => registryCheck(store, 1000 / PER_SECOND, 2), true);
-      registries.forEach((r, i) => answering(r, i));
+      answerAll();
       const paused = registries[SERVERS - 1] as FakeRdapServer;
       const pausedResponder = paused.responder;
       paused.responder = (path) =>
@@ -230,12 +233,12 @@ export const rdapCallers: Metric = {
       const oneDown = await watchRun((store) => registryCheck(store, 1000 / PER_SECOND, 2), false);
       const idealFour = (DOMAINS / SERVERS / PER_SECOND) * 1000;
       // (4) Default pace vs off.
-      registries.forEach((r, i) => answering(r, i));
+      answerAll();
       const off = await watchRun(undefined, true);
       const defaultPace = await watchRun((store) => registryCheck(store, 1000, 1), true);
       // (3) /domain info: off, an unreachable registry (a black-holed address), one answering in 300 ms.
       const infoOff = await infos(undefined, 'off');
-      registries.forEach((r, i) => answering(r, i, 300));
+      answerAll(300);
       const slow = await infos((store) => registryCheck(store, 0, 4), 'slow');
       const blackhole = registries[1] as FakeRdapServer;
       blackhole.responder = (path) =>
