@@ -32,6 +32,7 @@ import { longRunMemory } from './metrics/longRun.js';
 import { memory } from './metrics/memory.js';
 import { operatorPages } from './metrics/operatorPages.js';
 import { rdap } from './metrics/rdap.js';
+import { rdapCallers } from './metrics/rdapCallers.js';
 import { rdnsAck } from './metrics/rdnsAck.js';
 import { replicas } from './metrics/replicas.js';
 import { scrape } from './metrics/scrape.js';
@@ -59,6 +60,7 @@ const METRICS = [
   claims,
   watch,
   rdap,
+  rdapCallers,
   dnsDiff,
   dnsLookup,
   rdnsAck,

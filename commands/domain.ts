@@ -18,7 +18,6 @@ import { optionalStringOption, stringOption } from '../src/discord/options.js';
 import { daysUntil } from '../src/discord/render/daysUntil.js';
 import { domainLabel } from '../src/discord/render/domainLabel.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
-import { renderDomainInfo } from '../src/discord/render/renderDomainInfo.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
 import { HostingApiError } from '../src/hosting/HostingApiError.js';
 import { message } from '../src/i18n/Translator.js';
@@ -33,14 +32,8 @@ import { parseDomainList } from '../src/validation/parseDomainList.js';
 import { parseHostname } from '../src/validation/parseHostname.js';
 import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
-import {
-  registryBeside,
-  registryFields,
-  registryFollowing,
-  registryNote,
-  storedBeside,
-  withRegistry,
-} from './domain/registryBeside.js';
+import { infoAnswer, reask } from './domain/infoAnswer.js';
+import { registryFollowing, registryNote, storedBeside } from './domain/registryBeside.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;
@@ -284,25 +277,8 @@ export const domain = defineCommand(definition, {
       autocomplete: suggestDomains,
       parse: ({ interaction }) => stringOption(interaction.options, 'domain', parseDomain),
       target: (name) => name.ascii,
-      run: async (context, name) => {
-        const info = await context.hosting.getDomainInfo(name.ascii, context.call);
-        const days = info.expiryDate ? daysUntil(info.expiryDate, today(context)) : null;
-        const providerExpiry = info.expiryDate?.toISODate() ?? null;
-        const zone = context.config.hosting.timeZone;
-        const entry = { domain: name.ascii, unicode: name.unicode, providerExpiry };
-        // The provider's answer does not wait long for the registry's: that may follow as an edit.
-        return withRegistry(context, entry, (registry) => {
-          const embed = renderDomainInfo(name, info, today(context), context.t);
-          if (registry) embed.fields?.push(...registryFields(registry, providerExpiry, zone, context.t));
-          return {
-            embeds: [embed],
-            data: {
-              ...domainInfoData(name, info, days),
-              ...(registry ? { registry: registryData(registry, zone) } : {}),
-            },
-          };
-        });
-      },
+      // The provider's answer does not wait for the registry's: that follows as an edit.
+      run: (context, name) => infoAnswer(context, name),
     }),
     expiry: read({
       tier: 'viewer',
@@ -388,4 +364,5 @@ export const domain = defineCommand(definition, {
     dns: dnsChange,
     records: dnsRecordsRead,
   },
+  components: { reask },
 });

@@ -28,6 +28,8 @@ const WHY: Record<RdapFailure, Extract<MessageKey, `rdap.why.${string}`>> = {
 export async function registryBeside(
   context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now'>,
   entries: readonly { domain: string; unicode: string; providerExpiry: string | null }[],
+  /** An operator's re-ask: 0, asked whatever the stored answer's age. */
+  maxAgeMs = REQUEST_MAX_AGE_MS,
 ): Promise<Map<string, RegistryBeside>> {
   const views = new Map<string, RegistryBeside>();
   const { registry } = context;
@@ -46,7 +48,7 @@ export async function registryBeside(
           const outcome = await registry.refresh(
             { domain: entry.domain, unicode: entry.unicode, watched: watched.has(entry.domain) },
             entry.providerExpiry,
-            { maxAgeMs: REQUEST_MAX_AGE_MS, urgent: true },
+            { maxAgeMs, urgent: true },
           );
           views.set(entry.domain, { ...outcome, providerReadAt });
           return outcome.alerts;
@@ -74,6 +76,8 @@ export async function withRegistry(
   context: Pick<CommandContext, 'registry' | 'watch' | 'store' | 'logger' | 'now'>,
   entry: { domain: string; unicode: string; providerExpiry: string | null },
   render: (view?: RegistryBeside) => ReadAnswer,
+  /** An operator's re-ask: asked now, whatever the stored answer's age. */
+  reask = false,
 ): Promise<ReadAnswer> {
   const { registry } = context;
   if (!registry) return render();
@@ -82,8 +86,9 @@ export async function withRegistry(
     context.logger.warn({ err: error, domain: entry.domain }, 'rdap: could not read the stored answer');
     return undefined;
   });
-  if (stored && !registry.due(stored, REQUEST_MAX_AGE_MS)) return render({ record: stored, providerReadAt });
-  const asking = registryBeside(context, [entry]).then(
+  if (!reask && stored && !registry.due(stored, REQUEST_MAX_AGE_MS))
+    return render({ record: stored, providerReadAt });
+  const asking = registryBeside(context, [entry], reask ? 0 : REQUEST_MAX_AGE_MS).then(
     (views) => views.get(entry.domain) ?? { record: stored, failed: 'network' as const, providerReadAt },
     (error: unknown) => {
       context.logger.error({ err: error, domain: entry.domain }, 'rdap: look-up failed');

@@ -234,7 +234,7 @@ export interface ComponentHandler {
   /** Checked, with the channel, exactly as for a command before the handler runs. */
   tier: Tier;
   /** Returns the message's new content; `args` is what followed `hostops:<action>:` in the custom id. */
-  update: (context: ComponentContext) => Promise<Omit<ReadAnswer, 'later' | 'followUp'>>;
+  update: (context: ComponentContext) => Promise<Omit<ReadAnswer, 'followUp'>>;
 }
 
 export interface ComponentContext extends Omit<CommandContext, 'interaction'> {

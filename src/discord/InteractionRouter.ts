@@ -16,6 +16,7 @@ import { approvalNotHere, RefusalError, restarting, UserError } from '../replies
 import { cutText } from '../text/cutText.js';
 import { Answers, ephemeral } from './Answers.js';
 import { checkGates, runsAnywhere } from './access.js';
+import { answerLater } from './answerLater.js';
 import { answerUndecided } from './answerUndecided.js';
 import { type ComponentContext, type ComponentHandler, isModalRequest } from './CommandModule.js';
 import { CommandTable, commandPath } from './CommandTable.js';
@@ -253,13 +254,15 @@ export class InteractionRouter {
       const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
       // A button of an answer in the channel updates it in the channel's language.
       const inChannel = !interaction.message.flags.has('Ephemeral');
-      const { data, ...body } = await handler.update({
+      const { data, later, ...body } = await handler.update({
         ...commandContext(this.#deps, interaction, invocation, tier, inChannel),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
       await this.#answers.acknowledge(invocation, interaction.update(withAttachments(body)));
       this.#answers.data(interaction, data);
+      // Work the update says is under way (the registry asked now): the message is edited to its end.
+      await answerLater(this.#answers, invocation, interaction, { later });
     } catch (error) {
       await this.#answers.fail(interaction, invocation, error, false);
     }
@@ -329,23 +332,16 @@ export class InteractionRouter {
           }
           await this.#answers.finish(invocation, 'ok');
           // Still this interaction's work: a draining process waits for it (within its grace).
-          if (later) {
-            await this.#answers.safely(invocation, async () => {
-              const { later: _, data: laterData, ...updated } = await later;
-              await interaction.editReply(withAttachments(withSandboxNotice(updated, sandbox, context.t)));
-              this.#answers.data(interaction, laterData);
-            });
-          }
-          if (followUp) {
-            await this.#answers.safely(invocation, async () => {
-              const after = await followUp;
-              if (!after) return;
-              const { later: _, followUp: __, data: afterData, ...body } = after;
-              const message = withAttachments(withSandboxNotice(body, sandbox, context.t));
-              await interaction.followUp(subcommand.ephemeral ? ephemeral(message) : message);
-              this.#answers.data(interaction, afterData);
-            });
-          }
+          await answerLater(
+            this.#answers,
+            invocation,
+            interaction,
+            { later, followUp },
+            {
+              ephemeral: subcommand.ephemeral === true,
+              shown: (body) => withSandboxNotice(body, sandbox, context.t),
+            },
+          );
           return;
         }
         case 'change': {

@@ -182,7 +182,8 @@ export class RegistryCheck {
     if (!unjudged && !this.due(previous, options.maxAgeMs)) return { record: previous, alerts: [] };
     const urgent = options.urgent ?? false;
     const failed = this.#failed.get(domain.domain);
-    if (urgent && failed && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
+    // An answer asked for now (maxAgeMs 0: an operator's re-ask) is asked, whatever failed before.
+    if (urgent && failed && options.maxAgeMs > 0 && this.now().getTime() - failed.at < FAILED_RETRY_MS) {
       return { record: previous, alerts: [], failed: failed.why };
     }
     const deadline = urgent

@@ -2,7 +2,7 @@
 // server. One conditional write per answer decides which of two overlapping look-ups reports a change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NewRegistryRecord, openStore, type Store } from '../../src/store/index.js';
-import { at, STORE_ENGINES } from '../support/storeEngines.js';
+import { at, MINUTE, STORE_ENGINES } from '../support/storeEngines.js';
 
 const answer = (domain: string, overrides: Partial<NewRegistryRecord> = {}): NewRegistryRecord => ({
   domain,
@@ -29,6 +29,29 @@ describe.each(STORE_ENGINES)('registry answers on $engine', ({ freshUrl }) => {
     );
   });
   afterAll(() => store?.close());
+
+  it('an operator’s re-ask: claimed once per window, whoever asks (migration 0023)', async () => {
+    const window = 5 * MINUTE;
+    expect(await store.registry.claimReask('a.example', at(0), window)).toEqual({ claimed: true });
+    // Two presses at once (another replica's included): one wins, the other is told when the last one was.
+    const [x, y] = await Promise.all([
+      store.registry.claimReask('a.example', at(MINUTE), window),
+      store.registry.claimReask('a.example', at(MINUTE), window),
+    ]);
+    expect([x, y]).toEqual([
+      { claimed: false, at: at(0) },
+      { claimed: false, at: at(0) },
+    ]);
+    // Another domain is its own.
+    expect(await store.registry.claimReask('b.example', at(MINUTE), window)).toEqual({ claimed: true });
+    // Once the window is over: claimed again, and of two at once only one.
+    const later = await Promise.all([
+      store.registry.claimReask('a.example', at(window), window),
+      store.registry.claimReask('a.example', at(window), window),
+    ]);
+    expect(later.filter((c) => c.claimed)).toHaveLength(1);
+    expect(later.find((c) => !c.claimed)).toEqual({ claimed: false, at: at(window) });
+  });
 
   it('stores an answer once; of two writers from the same version only one applies', async () => {
     expect(await store.registry.record(answer('a.example'), undefined)).toBe(true);

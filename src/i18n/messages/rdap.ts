@@ -32,6 +32,10 @@ export const en = {
   'rdap.expiry.title_other': "The registry's word on {count} domains",
   'rdap.expiry.agrees': "Nothing differs from the provider's answer.",
   'rdap.watch.waiting_title': 'Registries not asked in full',
+  'rdap.reask.button': 'Ask the registry now',
+  'rdap.reask.off': 'The registry check is off (RDAP_CHECK=off): there is no registry to ask.',
+  'rdap.reask.too_soon':
+    'The registry was asked about {domain} {asked}; it can be asked again at {again} (once every {minutes} minutes per domain).',
   'rdap.watch.paused_one':
     'the registry for {tlds} asks us to wait until {until}: {count} domain not checked there (asked on the next run)',
   'rdap.watch.paused_other':
@@ -83,6 +87,10 @@ export const de = translationOf(en)({
   'rdap.expiry.title_other': 'Was die Registry zu {count} Domains sagt',
   'rdap.expiry.agrees': 'Nichts weicht von der Antwort des Providers ab.',
   'rdap.watch.waiting_title': 'Registries nicht vollständig gefragt',
+  'rdap.reask.button': 'Registry jetzt fragen',
+  'rdap.reask.off': 'Die Registry-Prüfung ist aus (RDAP_CHECK=off): es gibt keine Registry zu fragen.',
+  'rdap.reask.too_soon':
+    'Die Registry wurde {asked} zu {domain} gefragt; erneut fragen geht um {again} (einmal alle {minutes} Minuten je Domain).',
   'rdap.watch.paused_one':
     'die Registry für {tlds} bittet uns, bis {until} zu warten: {count} Domain dort nicht geprüft (im nächsten Lauf gefragt)',
   'rdap.watch.paused_other':
