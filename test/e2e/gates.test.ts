@@ -331,7 +331,7 @@ describe('input validation: an ephemeral error naming the option, zero API calls
     expect(modal.type).toBe(CallbackType.modal);
     const submit = t.discord.dispatchModalSubmit({
       customId: str(modal.data.custom_id),
-      fields: { text: 'www 3600 A 203.0.113.7\nmail 3600 MX mail.example.com.' },
+      fields: { records: 'www 3600 A 203.0.113.7\nmail 3600 MX mail.example.com.' },
       roles: [ROLES.operator],
       channelId: OPS,
     });

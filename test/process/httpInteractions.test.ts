@@ -238,7 +238,7 @@ describe('commands over HTTP', () => {
     const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
     const submit = f.discord.dispatchModalSubmit({
       customId,
-      fields: { text: 'www 3600 A 203.0.113.9' },
+      fields: { records: 'www 3600 A 203.0.113.9' },
       roles: [PROCESS_ROLES.operator],
     });
     expect((await responseOf(submit)).status).toBe(200);

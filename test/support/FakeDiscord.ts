@@ -368,7 +368,7 @@ export class FakeDiscord {
   readonly #unregisteredCommandIds = new Map<string, string>();
   readonly #interactions = new Map<string, InteractionState>();
   readonly #interactionsByToken = new Map<string, InteractionState>();
-  readonly #modals = new Map<string, { labelled: boolean; messageId?: string }>();
+  readonly #modals = new Map<string, { components: unknown[]; messageId?: string }>();
 
   readonly #connections = new Set<GatewayConnection>();
   #active: GatewayConnection | undefined;
@@ -687,7 +687,7 @@ export class FakeDiscord {
     const payload = makeModalSubmitInteraction(
       { ...ctx.envelope, id, token },
       opts.customId,
-      makeModalComponents(opts.fields, modal?.labelled ?? false),
+      makeModalComponents(opts.fields, modal?.components ?? []),
       message,
     );
     return this.#dispatchInteractionPayload(payload, {
@@ -1872,8 +1872,20 @@ export class FakeDiscord {
       case InteractionResponseType.Modal: {
         if (i.type === InteractionType.ModalSubmit) return invalidType();
         const components = Array.isArray(data.components) ? data.components : [];
+        // Discord's documented limit (the OpenAPI description allows 40): more are refused.
+        if (components.length > 5)
+          return invalidForm(
+            [
+              {
+                path: ['components'],
+                code: 'BASE_TYPE_MAX_LENGTH',
+                message: 'Must be 5 or fewer in length.',
+              },
+            ],
+            ['data'],
+          );
         this.#modals.set(String(data.custom_id), {
-          labelled: components.some((c) => asRecord(c)?.type === ComponentType.Label),
+          components,
           ...(i.componentMessageId === undefined ? {} : { messageId: i.componentMessageId }),
         });
         break;
