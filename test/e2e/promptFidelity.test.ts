@@ -142,7 +142,7 @@ describe('every sent text value refuses characters that show as something else',
       fields: { records: '[{"name":"@","type":"TXT","content":"evil\\u202etxt.exe"}]' },
       roles: [ROLES.operator],
     });
-    await expectRefusedWithoutCall(submit, '`records`', 'index 0: content contains U+202E');
+    await expectRefusedWithoutCall(submit, '**Records**', 'index 0: content contains U+202E');
   });
 });
 
