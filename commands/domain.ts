@@ -4,71 +4,31 @@ import {
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
-import { change } from '../src/discord/ChangeSpec.js';
 import {
   type CommandContext,
-  type ContextOf,
   defineCommand,
   GUILD_ONLY,
   type ReadAnswer,
   read,
 } from '../src/discord/CommandModule.js';
 import { describeError } from '../src/discord/describeError.js';
-import { optionalStringOption, stringOption } from '../src/discord/options.js';
+import { stringOption } from '../src/discord/options.js';
 import { daysUntil } from '../src/discord/render/daysUntil.js';
-import { domainLabel } from '../src/discord/render/domainLabel.js';
 import { type ExpiryResult, renderDomainExpiry } from '../src/discord/render/renderDomainExpiry.js';
 import { suggestDomains } from '../src/discord/suggestions.js';
-import { HostingApiError } from '../src/hosting/HostingApiError.js';
-import { message } from '../src/i18n/Translator.js';
 import { type RegistryBeside, registryData } from '../src/rdap/registryData.js';
 import { type DomainExpiryData, domainInfoData, failedLookupData } from '../src/replies/answerData.js';
-import { Colour } from '../src/replies/colours.js';
-import { literal } from '../src/replies/literal.js';
-import { InvalidOptionError } from '../src/replies/UserError.js';
 import { cutText } from '../src/text/cutText.js';
-import { type ParsedDomain, parseDomain } from '../src/validation/parseDomain.js';
+import { parseDomain } from '../src/validation/parseDomain.js';
 import { parseDomainList } from '../src/validation/parseDomainList.js';
-import { parseHostname } from '../src/validation/parseHostname.js';
-import { parseIdentifier } from '../src/validation/parseIdentifier.js';
 import { dnsChange, dnsRecordsRead } from './domain/dnsSubcommands.js';
 import { infoAnswer, reask } from './domain/infoAnswer.js';
+import { register, registerSubcommand } from './domain/register.js';
 import { registryFollowing, registryNote, storedBeside } from './domain/registryBeside.js';
 
 /** Calls in flight for one bulk expiry check: enough to be quick, few enough to stay polite. */
 export const EXPIRY_CONCURRENCY = 8;
 const MAX_BULK_DOMAINS = 50;
-
-const CONTACTS = [
-  {
-    option: 'owner',
-    apiName: 'ownerC',
-    variable: 'DEFAULT_OWNER_C',
-    label: 'Owner contact',
-    key: 'domain.contact.owner',
-  },
-  {
-    option: 'admin',
-    apiName: 'adminC',
-    variable: 'DEFAULT_ADMIN_C',
-    label: 'Admin contact',
-    key: 'domain.contact.admin',
-  },
-  {
-    option: 'tech',
-    apiName: 'techC',
-    variable: 'DEFAULT_TECH_C',
-    label: 'Tech contact',
-    key: 'domain.contact.tech',
-  },
-  {
-    option: 'zone',
-    apiName: 'zoneC',
-    variable: 'DEFAULT_ZONE_C',
-    label: 'Zone contact',
-    key: 'domain.contact.zone',
-  },
-] as const;
 
 const domainOption = (description: string, autocomplete = false) =>
   ({
@@ -113,37 +73,7 @@ export const definition = {
         },
       ],
     },
-    {
-      type: ApplicationCommandOptionType.Subcommand,
-      name: 'register',
-      description: 'Register a domain',
-      options: [
-        domainOption('Domain name to register'),
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'ns1',
-          description: 'First name server (ns1.example.net)',
-          required: true,
-          max_length: 253,
-        },
-        {
-          type: ApplicationCommandOptionType.String,
-          name: 'ns2',
-          description: 'Second name server (ns2.example.net)',
-          required: true,
-          max_length: 253,
-        },
-        ...CONTACTS.map(
-          (contact) =>
-            ({
-              type: ApplicationCommandOptionType.String,
-              name: contact.option,
-              description: `${contact.label} handle (default from ${contact.variable})`,
-              max_length: 64,
-            }) as const,
-        ),
-      ],
-    },
+    registerSubcommand,
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'dns',
@@ -167,108 +97,9 @@ export const definition = {
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
-const parseHandle = (raw: string) =>
-  parseIdentifier(raw, {
-    maxLength: 64,
-    what: message('domain.handle.what'),
-    expected: message('domain.handle.expected'),
-  });
-
 function today({ now, config }: CommandContext): DateTime {
   return DateTime.fromJSDate(now(), { zone: config.hosting.timeZone }).startOf('day');
 }
-
-interface Registration {
-  domain: ParsedDomain;
-  ns1: string;
-  ns2: string;
-  ownerC: string;
-  adminC: string;
-  techC: string;
-  zoneC: string;
-}
-
-function parseRegistration({ interaction, config }: ContextOf<typeof definition, 'register'>): Registration {
-  const { options } = interaction;
-  const domain = stringOption(options, 'domain', parseDomain);
-  const ns1 = stringOption(options, 'ns1', parseHostname);
-  const ns2 = stringOption(options, 'ns2', parseHostname);
-  if (ns1 === ns2)
-    throw new InvalidOptionError(
-      'ns2',
-      message('domain.register.same_ns', { ns1 }),
-      message('domain.register.second_ns'),
-    );
-  // The option and its default in config.contactDefaults share one name.
-  const [ownerC, adminC, techC, zoneC] = CONTACTS.map((contact) => {
-    const value =
-      optionalStringOption(options, contact.option, parseHandle) ?? config.contactDefaults[contact.option];
-    if (value === undefined) {
-      throw new InvalidOptionError(
-        contact.option,
-        message('domain.register.contact_missing', { variable: contact.variable }),
-        message('domain.register.contact_expected'),
-      );
-    }
-    return value;
-  }) as [string, string, string, string];
-  return { domain, ns1, ns2, ownerC, adminC, techC, zoneC };
-}
-
-const register = change<Registration>({
-  tier: 'admin',
-  operation: 'createDomain',
-  parse: parseRegistration,
-  target: ({ domain }) => domain.ascii,
-  preview: (registration, t) => ({
-    title: t('domain.register.title'),
-    fields: [
-      { name: t('domain.register.domain'), value: domainLabel(registration.domain) },
-      {
-        name: t('domain.register.name_servers'),
-        value: `${literal(registration.ns1)}\n${literal(registration.ns2)}`,
-      },
-      ...CONTACTS.map((c) => ({ name: t(c.key), value: literal(registration[c.apiName]), inline: true })),
-    ],
-  }),
-  send: async ({ domain, ...rest }, { hosting, call, requester, t, channelT }) => {
-    await hosting.createDomain({ domain: domain.ascii, ...rest }, call);
-    const servers = `${literal(rest.ns1)}, ${literal(rest.ns2)}`;
-    return {
-      private: {
-        embeds: [
-          {
-            title: t('domain.register.done'),
-            color: Colour.success,
-            description: t('domain.register.summary', { domain: domainLabel(domain), servers }),
-          },
-        ],
-      },
-      public: {
-        content: channelT('domain.register.record', {
-          requester,
-          domain: domainLabel(domain),
-          servers,
-        }),
-      },
-    };
-  },
-  readBack: {
-    // The provider knows a registered domain: a 404 means the registration did not happen.
-    verify: async ({ domain }, { hosting, call }) => {
-      try {
-        // Fresh: an identical /domain info sent before the registration cannot answer for it.
-        await hosting.getDomainInfo(domain.ascii, { ...call, fresh: true });
-        return true;
-      } catch (error) {
-        if (error instanceof HostingApiError && error.kind === 'not_found') return false;
-        throw error;
-      }
-    },
-    applied: ({ domain }, t) => t('domain.register.applied', { domain: domainLabel(domain) }),
-    notApplied: ({ domain }, t) => t('domain.register.not_applied', { domain: domainLabel(domain) }),
-  },
-});
 
 export const domain = defineCommand(definition, {
   subcommands: {

@@ -5,8 +5,7 @@ import {
 } from 'discord.js';
 import { change } from '../src/discord/ChangeSpec.js';
 import { defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
-import { stringOption } from '../src/discord/options.js';
-import type { MusicBotUser } from '../src/hosting/operations.js';
+import { optionalStringOption } from '../src/discord/options.js';
 import type { Translator } from '../src/i18n/Translator.js';
 import { Colour } from '../src/replies/colours.js';
 import { escapeUserText } from '../src/replies/escapeUserText.js';
@@ -14,6 +13,7 @@ import { literal } from '../src/replies/literal.js';
 import { parseEmail } from '../src/validation/parseEmail.js';
 import { formatBytes, parseStorageSize } from '../src/validation/parseStorageSize.js';
 import { parseUsername } from '../src/validation/parseUsername.js';
+import { ACCOUNT_LIMITS, type Account, accountForm, accountFromForm } from './musicbot/accountForm.js';
 
 export const definition = {
   name: 'musicbot',
@@ -23,36 +23,33 @@ export const definition = {
     {
       type: ApplicationCommandOptionType.Subcommand,
       name: 'create',
-      description: 'Create a music-bot customer account (a password is generated)',
+      description:
+        'Create a music-bot customer account (a password is generated; without options, a form opens)',
       options: [
         {
           type: ApplicationCommandOptionType.String,
           name: 'username',
           description: 'Account user name',
-          required: true,
-          max_length: 64,
+          max_length: ACCOUNT_LIMITS.username,
         },
         {
           type: ApplicationCommandOptionType.String,
           name: 'email',
           description: 'Customer e-mail address',
-          required: true,
-          max_length: 254,
+          max_length: ACCOUNT_LIMITS.email,
         },
         {
           type: ApplicationCommandOptionType.String,
           name: 'storage',
           description: 'Storage quota: bytes or a size such as 512MB or 10 GiB',
-          required: true,
-          max_length: 32,
+          max_length: ACCOUNT_LIMITS.storage,
         },
         {
           type: ApplicationCommandOptionType.Integer,
           name: 'bots',
           description: 'Number of bot instances',
-          required: true,
           min_value: 1,
-          max_value: 1000,
+          max_value: ACCOUNT_LIMITS.bots,
         },
       ],
     },
@@ -62,8 +59,6 @@ export const definition = {
 /** `10,737,418,240 bytes (10 GiB)` / `10.737.418.240 Byte (10 GiB)`. */
 const size = (bytes: number, t: Translator) =>
   t('musicbot.size', { count: bytes, size: formatBytes(bytes, t.locale) });
-
-type Account = Pick<MusicBotUser, 'username' | 'email' | 'storage' | 'bots'>;
 
 const accountFields = (user: Account, show: (text: string) => string, t: Translator) => [
   { name: t('musicbot.field.username'), value: show(user.username), inline: true },
@@ -82,12 +77,22 @@ export const musicbot = defineCommand(definition, {
     create: change({
       tier: 'operator',
       operation: 'createMusicBotUser',
-      parse: ({ interaction }) => ({
-        username: stringOption(interaction.options, 'username', parseUsername),
-        email: stringOption(interaction.options, 'email', parseEmail),
-        storage: stringOption(interaction.options, 'storage', parseStorageSize),
-        bots: interaction.options.getInteger('bots', true),
-      }),
+      // All four options: the one-line path. Any missing: the form, filled in with those given (each
+      // checked first, as on the one-line path).
+      parse: ({ interaction, config, t }) => {
+        const { options } = interaction;
+        const given = {
+          username: optionalStringOption(options, 'username', parseUsername),
+          email: optionalStringOption(options, 'email', parseEmail),
+          storage: optionalStringOption(options, 'storage', parseStorageSize),
+          bots: options.getInteger('bots') ?? undefined,
+        };
+        const { username, email, storage, bots } = given;
+        if (username !== undefined && email !== undefined && storage !== undefined && bots !== undefined)
+          return { username, email, storage, bots };
+        return accountForm(given, config.musicbot, t);
+      },
+      submitForm: (_state, values) => accountFromForm(values),
       target: ({ username }) => username,
       preview: (account, t) => ({
         title: t('musicbot.create.title'),

@@ -14,11 +14,13 @@ import {
   isExampleHostingApiUrl,
   leadDays,
   logLevel,
+  MAX_FORM_CHOICES,
   optional,
   publicKey,
   required,
   snowflake,
   snowflakeList,
+  storagePlans,
   timeZone,
   urlSafeSecret,
 } from './configValues.js';
@@ -66,6 +68,9 @@ const environmentSchema = z.object({
   DEFAULT_ADMIN_C: optional(z.string()),
   DEFAULT_TECH_C: optional(z.string()),
   DEFAULT_ZONE_C: optional(z.string()),
+  // What /musicbot create's form offers: storage sizes, and 1 to this many bots.
+  MUSICBOT_STORAGE_PLANS: optional(storagePlans).default([5, 10, 25].map((gib) => gib * 1024 ** 3)),
+  MUSICBOT_MAX_BOTS: optional(integer(1, MAX_FORM_CHOICES)).default(5),
   // Discord interaction tokens live 15 minutes; the prompt must be editable until it expires.
   CONFIRM_TIMEOUT_S: optional(integer(10, 840)).default(120),
   HTTP_PORT: optional(integer(0, 65_535)).default(8080),
@@ -182,6 +187,7 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     tech: env.DEFAULT_TECH_C,
     zone: env.DEFAULT_ZONE_C,
   },
+  musicbot: { storagePlans: env.MUSICBOT_STORAGE_PLANS, maxBots: env.MUSICBOT_MAX_BOTS },
   confirmTimeoutMs: env.CONFIRM_TIMEOUT_S * 1000,
   http: {
     port: env.HTTP_PORT,

@@ -5,6 +5,7 @@ import { Cron } from 'croner';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { isSandboxUrl } from './sandbox/sandboxMode.js';
+import { parseStorageSize } from './validation/parseStorageSize.js';
 
 // Operators leave `NAME=` lines in .env files; an empty value means "unset", not "empty string".
 export const blankAsUnset = (value: unknown) =>
@@ -174,3 +175,41 @@ export const timeZone = z
 export const urlSafeSecret = z
   .string()
   .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)');
+
+/** A choice in a form holds at most 25 options (Discord's limit for a select menu). */
+export const MAX_FORM_CHOICES = 25;
+
+/**
+ * MUSICBOT_STORAGE_PLANS: the storage sizes `/musicbot create`'s form offers, comma-separated
+ * (`5 GiB, 10 GiB, 25 GiB`), each a size as the `storage` option takes it; in bytes, in order, no repeats.
+ */
+export const storagePlans = z
+  .string()
+  .transform((value, context) => {
+    const sizes: number[] = [];
+    for (const part of value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)) {
+      try {
+        const bytes = parseStorageSize(part);
+        if (!sizes.includes(bytes)) sizes.push(bytes);
+      } catch {
+        context.addIssue({
+          code: 'custom',
+          message: `"${part}" is not a size (bytes, or a number with a unit such as 512MB or 10 GiB)`,
+        });
+        return z.NEVER;
+      }
+    }
+    return sizes;
+  })
+  .pipe(
+    z
+      .array(z.number())
+      .min(1, 'must name at least one size')
+      .max(
+        MAX_FORM_CHOICES,
+        `must name at most ${MAX_FORM_CHOICES} sizes (a choice in a form holds ${MAX_FORM_CHOICES})`,
+      ),
+  );

@@ -27,6 +27,8 @@ const SAMPLES: Record<string, string | undefined> = {
   DEFAULT_ADMIN_C: 'A-1',
   DEFAULT_TECH_C: 'T-1',
   DEFAULT_ZONE_C: 'Z-1',
+  MUSICBOT_STORAGE_PLANS: '512 MiB, 2 GiB',
+  MUSICBOT_MAX_BOTS: '3',
   CONFIRM_TIMEOUT_S: '30',
   HTTP_PORT: '9090',
   HTTP_HOST: '127.0.0.1',
@@ -162,6 +164,25 @@ describe('parseConfig', () => {
     expect(config.confirmTimeoutMs).toBe(30_000);
   });
 
+  it("reads the music-bot form's plans and bot count, refusing what a form could not offer", () => {
+    expect(parseConfig(valid).musicbot).toEqual({
+      storagePlans: [5, 10, 25].map((g) => g * 1024 ** 3),
+      maxBots: 5,
+    });
+    expect(
+      parseConfig({ ...valid, MUSICBOT_STORAGE_PLANS: '10 GiB,5GiB, 10 GiB' }).musicbot.storagePlans,
+    ).toEqual([10 * 1024 ** 3, 5 * 1024 ** 3]);
+    expect(() => parseConfig({ ...valid, MUSICBOT_STORAGE_PLANS: '5 GiB, lots' })).toThrow(
+      /MUSICBOT_STORAGE_PLANS.*"lots" is not a size/s,
+    );
+    const many = Array.from({ length: 26 }, (_, i) => `${i + 1} GiB`).join(',');
+    expect(() => parseConfig({ ...valid, MUSICBOT_STORAGE_PLANS: many })).toThrow(
+      /MUSICBOT_STORAGE_PLANS.*at most 25/s,
+    );
+    expect(() => parseConfig({ ...valid, MUSICBOT_MAX_BOTS: '26' })).toThrow(/MUSICBOT_MAX_BOTS/);
+    expect(() => parseConfig({ ...valid, MUSICBOT_MAX_BOTS: '0' })).toThrow(/MUSICBOT_MAX_BOTS/);
+  });
+
   it('has a sample other than the default for every variable the schema reads', () => {
     expect(ENVIRONMENT_VARIABLES.filter((variable) => SAMPLES[variable] === undefined)).toEqual([]);
   });
@@ -192,6 +213,7 @@ describe('parseConfig', () => {
         channelIds: ['100000000000000006'],
       },
       contactDefaults: { owner: 'O-1', admin: 'A-1', tech: 'T-1', zone: 'Z-1' },
+      musicbot: { storagePlans: [512 * 1024 ** 2, 2 * 1024 ** 3], maxBots: 3 },
       confirmTimeoutMs: 30_000,
       http: { port: 9090, host: '127.0.0.1', metricsToken: 'met_0123456789abcdef0123456789abcdef' },
       calendar: { token: 'cal_0123456789abcdef0123456789abcdef', port: 9082, host: '127.0.0.2' },

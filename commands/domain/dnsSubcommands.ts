@@ -104,19 +104,25 @@ export const dnsChange = change<DnsSubmission>({
     return {
       modal: {
         title: cutText(context.t('domain.dns.modal_title', { domain: domain.unicode }), 45),
-        input: {
-          label: context.t('domain.dns.modal_label'),
-          placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
-          maxLength: 4000,
-        },
+        fields: [
+          {
+            kind: 'text',
+            id: 'records',
+            label: context.t('domain.dns.modal_label'),
+            description: context.t('domain.dns.modal_description'),
+            paragraph: true,
+            placeholder: 'www 3600 A 203.0.113.7\n@ MX 10 mail.example.com.',
+            maxLength: 4000,
+          },
+        ],
       },
       state: { domain },
     };
   },
-  submitForm: (state, text, context) =>
+  submitForm: (state, values, context) =>
     checkRequestSize(context, {
       domain: state.domain as ParsedDomain,
-      records: validated('records', text, parseDnsRecords),
+      records: validated('records', values.records ?? '', parseDnsRecords),
     }),
   // What it replaces comes from the store: the provider's API cannot read a domain's records.
   precheck: async ({ earlier: _shownBefore, ...submission }, { store }) => {

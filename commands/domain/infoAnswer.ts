@@ -11,7 +11,7 @@ import type { CommandContext, ComponentHandler, ReadAnswer } from '../../src/dis
 import { customId } from '../../src/discord/customId.js';
 import { daysUntil } from '../../src/discord/render/daysUntil.js';
 import { renderDomainInfo } from '../../src/discord/render/renderDomainInfo.js';
-import { message, type Translator } from '../../src/i18n/Translator.js';
+import { figure, message, type Translator } from '../../src/i18n/Translator.js';
 import { registryData } from '../../src/rdap/registryData.js';
 import { domainInfoData } from '../../src/replies/answerData.js';
 import { UserError } from '../../src/replies/UserError.js';
@@ -101,7 +101,7 @@ export const reask: ComponentHandler = {
           domain: name.unicode,
           asked: time(claim.at, TimestampStyles.RelativeTime),
           again: time(again, TimestampStyles.ShortTime),
-          minutes: REASK_WINDOW_MS / 60_000,
+          minutes: figure(REASK_WINDOW_MS / 60_000),
         }),
       );
     }

@@ -314,18 +314,18 @@ class ConsoleButton extends ConsoleInteractionBase {
 class ConsoleModalSubmit extends ConsoleInteractionBase {
   readonly type = 5;
   readonly customId: string;
-  readonly fields: { getTextInputValue(id: string): string };
+  readonly fields: { getTextInputValue(id: string): string; getField(id: string): { value: string } };
 
   constructor(actor: ConsoleActor, listener: SentListener, customId: string, values: Record<string, string>) {
     super(actor, listener);
     this.customId = customId;
-    this.fields = {
-      getTextInputValue(id: string): string {
-        const value = values[id];
-        if (value === undefined) throw new TypeError(`No text input with the id "${id}" was found.`);
-        return value;
-      },
+    const field = (id: string) => {
+      const value = values[id];
+      if (value === undefined) throw new TypeError(`No field with the id "${id}" was found.`);
+      return { value };
     };
+    // As discord.js reads a submit: by field (a text input's or a radio group's value), or as text.
+    this.fields = { getField: field, getTextInputValue: (id) => field(id).value };
   }
   override isModalSubmit(): boolean {
     return true;
@@ -354,7 +354,7 @@ export function buttonInteraction(
   return new ConsoleButton(actor, listener, customId, ephemeral) as unknown as Interaction;
 }
 
-/** A submitted form (the multi-line editor of `/domain dns`). */
+/** A submitted form: its values by field id. */
 export function modalSubmitInteraction(
   actor: ConsoleActor,
   listener: SentListener,

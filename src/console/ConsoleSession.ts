@@ -197,8 +197,8 @@ export class ConsoleSession {
     return this.press(customId('revert', last.changeId), undefined, false);
   }
 
-  submitModal(customId: string, text: string): Promise<Exchange> {
-    return this.#dispatch(modalSubmitInteraction(this.actor, this.#listener, customId, { text }));
+  submitModal(customId: string, values: Record<string, string>): Promise<Exchange> {
+    return this.#dispatch(modalSubmitInteraction(this.actor, this.#listener, customId, values));
   }
 
   /** The message a response shows in: replies and edits share one, follow-ups and posts are new. */

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseCustomId } from '../discord/customId.js';
 import type { Translator } from '../i18n/Translator.js';
-import { modalOf } from './answerControls.js';
 import { CommandLineError } from './CommandLineError.js';
+import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession } from './ConsoleSession.js';
 import { complete } from './complete.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { type ConsoleForm, fieldQuestion, formOf, pickChoice } from './consoleForm.js';
 import { changeAction, wordsOf } from './consoleWords.js';
 import { HistoryFile } from './HistoryFile.js';
 import { historyLine } from './historyLine.js';
@@ -17,7 +18,9 @@ import { buttonsOf, either, type MessageLike, type RenderOptions, renderMessage 
 /** Lines the up arrow reaches back, and the history file gives it at start. */
 const HISTORY_SIZE = 500;
 
-type Mode = { kind: 'command' } | { kind: 'modal'; customId: string; lines: string[] };
+type Mode =
+  | { kind: 'command' }
+  | { kind: 'modal'; form: ConsoleForm; index: number; values: Record<string, string>; lines: string[] };
 
 /**
  * The interactive console: a line per command, buttons pressed by typing their label, forms filled line
@@ -114,7 +117,15 @@ export async function interactiveSession(
     api: config.hosting.sandbox ? t('console.welcome.sandbox') : config.hosting.baseUrl,
   });
   writeLine(io.stdout, render.colour ? `\u001b[2m${tierLine}\u001b[0m` : tierLine);
-  let mode: Mode = { kind: 'command' };
+  let mode = { kind: 'command' } as Mode;
+  /** A form an answer opened is asked field by field, starting now. */
+  const opened = async (exchange: { sent: readonly Sent[] }) => {
+    const form = formOf(exchange.sent, t);
+    if (!form?.fields[0]) return;
+    writeLine(io.stdout, form.title);
+    writeLine(io.stdout, fieldQuestion(form.fields[0], t));
+    mode = { kind: 'modal', form, index: 0, values: {}, lines: [] };
+  };
   const setPrompt = () => {
     rl.setPrompt(
       mode.kind === 'modal'
@@ -165,13 +176,41 @@ export async function interactiveSession(
     if (terminal && line && mode.kind === 'command') historyFile.append(line);
     try {
       if (mode.kind === 'modal') {
-        if (line === '') {
-          const { customId, lines } = mode;
+        const form = mode;
+        const field = form.form.fields[form.index];
+        const next = () => {
+          form.lines = [];
+          form.index += 1;
+          const ask = form.form.fields[form.index];
+          if (ask) writeLine(io.stdout, fieldQuestion(ask, t));
+        };
+        if (!field) mode = { kind: 'command' };
+        else if (field.paragraph && line !== '') form.lines.push(raw);
+        else if (field.paragraph) {
+          form.values[field.id] = form.lines.length > 0 ? form.lines.join('\n') : (field.value ?? '');
+          next();
+        } else if (field.choices) {
+          const picked = line === '' ? field.value : pickChoice(field, line);
+          if (picked === undefined) writeLine(io.stdout, t('console.form_choose'));
+          else {
+            form.values[field.id] = picked;
+            next();
+          }
+        } else {
+          form.values[field.id] = line === '' ? (field.value ?? '') : line;
+          next();
+        }
+        if (mode.kind === 'modal' && form.index >= form.form.fields.length) {
           mode = { kind: 'command' };
-          if (lines.length === 0) writeLine(io.stdout, t('console.form_empty'));
-          else await session.submitModal(customId, lines.join('\n'));
-          await shown;
-        } else mode.lines.push(raw);
+          const only = form.form.fields.length === 1 ? form.form.fields[0] : undefined;
+          // The DNS editor left empty: closed, as before; every other form goes to the bot, which says what is missing.
+          if (only?.paragraph && !form.values[only.id]) writeLine(io.stdout, t('console.form_empty'));
+          else {
+            const exchange = await session.submitModal(form.form.customId, form.values);
+            await shown;
+            await opened(exchange);
+          }
+        }
       } else if (line === '') {
         // nothing
       } else if (line === 'exit' || line === 'quit' || line === '/exit' || line === '/quit') {
@@ -197,17 +236,15 @@ export async function interactiveSession(
             }),
           );
         }
-        const modal = modalOf(exchange.sent, t);
-        if (modal) {
-          writeLine(io.stdout, t('console.form_prompt', { title: modal.title, label: modal.label }));
-          mode = { kind: 'modal', customId: modal.customId, lines: [] };
-        }
+        await opened(exchange);
       } else {
         const button = buttons.find((b) => b.words.includes(line.toLowerCase()));
         if (button) {
           buttons = [];
-          await session.press(button.customId, button.message, button.ephemeral);
+          const exchange = await session.press(button.customId, button.message, button.ephemeral);
           await shown;
+          // Edit under an invalid form's answer opens the form again.
+          await opened(exchange);
         } else {
           writeLine(
             io.stdout,

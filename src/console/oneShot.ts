@@ -4,12 +4,13 @@ import type { CommandOutcome } from '../audit/outcomes.js';
 import { promptDescription } from '../discord/changes/renderChange.js';
 import type { Translator } from '../i18n/Translator.js';
 import { SANDBOX_LABEL } from '../sandbox/sandboxMode.js';
-import { modalOf, promptOf } from './answerControls.js';
+import { promptOf } from './answerControls.js';
 import { CommandLineError } from './CommandLineError.js';
 import type { Sent } from './ConsoleInteraction.js';
 import { type ConsoleIo, writeLine } from './ConsoleIo.js';
 import type { ConsoleSession, Exchange } from './ConsoleSession.js';
 import { type ConsoleArgs, EXIT } from './consoleArgs.js';
+import { formOf, formOptions, takesStdin } from './consoleForm.js';
 import { fileText, type MessageLike, type RenderOptions, renderMessage } from './renderText.js';
 
 /** The exit code for how a command ended. */
@@ -83,16 +84,21 @@ async function answer(
   let outcome = exchange.outcome;
   // What --json prints: the last data given (a change's outcome comes after its prompt's).
   let data = exchange.data;
-  const modal = modalOf(sent, t);
+  const modal = formOf(sent, t);
   if (modal) {
+    const [field] = modal.fields;
+    if (!field || !takesStdin(modal)) {
+      const options = formOptions(modal);
+      writeLine(io.stderr, t('console.form_needs_options', { title: modal.title, options }));
+      return EXIT.invalid;
+    }
     if (io.stdin.isTTY) {
       writeLine(io.stderr, t('console.modal_needs_text', { title: modal.title }));
       return EXIT.invalid;
     }
-    const submitted = await session.submitModal(
-      modal.customId,
-      (await readAll(io.stdin)).replace(/\n+$/, ''),
-    );
+    const submitted = await session.submitModal(modal.customId, {
+      [field.id]: (await readAll(io.stdin)).replace(/\n+$/, ''),
+    });
     sent.push(...submitted.sent);
     outcome = submitted.outcome;
     data = submitted.data ?? data;

@@ -29,7 +29,7 @@ export interface ChangeSpec<P extends object, N extends OptionNames = OptionName
   // A method, so a spec typed by its own options still serves where any options are handled.
   parse(context: CommandContext<N>): P | ModalRequest;
   /** The parameters from a form `parse` asked for; throws InvalidOptionError like any option parse. */
-  submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => P;
+  submitForm?: (state: Record<string, unknown>, values: Record<string, string>, context: FormContext) => P;
   /** The domain, server, address or account the change is about (audit trail). */
   target: (parameters: P) => string;
   /** In the language of whoever reads it: the invoker's prompt, or the channel's approval request. */
@@ -95,7 +95,7 @@ export function change<P extends object, N extends OptionNames = OptionNames>(
       return isModalRequest(parsed) ? parsed : prepare(parsed, context);
     },
     ...(submitForm && {
-      submitForm: (state, text, context) => prepare(submitForm(state, text, context), context),
+      submitForm: (state, values, context) => prepare(submitForm(state, values, context), context),
     }),
     again: prepare,
     ...(revert && {

@@ -119,14 +119,40 @@ export interface ChangeOutcome {
 }
 
 /**
- * Asks for long text in a form (modal) before a change's parameters can be parsed. The form is kept in
- * the store, so whichever replica receives the submit can finish it: `state` is JSON, and the spec's
- * `submitForm` turns it and the text into parameters.
+ * One input of a form (modal), drawn in a Label of its own. `id` is the option it stands for: an error in
+ * it (InvalidOptionError) names the field, and its label is what the answer shows.
+ */
+export type FormField = {
+  id: string;
+  /** At most 45 characters (Discord's limit for a Label). */
+  label: string;
+  /** At most 100 characters. */
+  description?: string;
+  /** Filled in when the form opens (an option given on the command, a default). */
+  value?: string;
+} & (
+  | {
+      kind: 'text';
+      paragraph?: boolean;
+      placeholder?: string;
+      maxLength: number;
+      /** Default true. */
+      required?: boolean;
+    }
+  | { kind: 'choice'; choices: readonly { label: string; value: string }[] }
+);
+
+/**
+ * Asks for a change's parameters in a form (modal) before they can be parsed. The form is kept in the
+ * store, so whichever replica receives the submit can finish it: `state` is JSON, and the spec's
+ * `submitForm` turns it and the submitted values (by field id) into parameters.
  */
 export interface ModalRequest {
   modal: {
+    /** At most 45 characters. */
     title: string;
-    input: { label: string; placeholder?: string; maxLength?: number };
+    /** At most 5: Discord draws no more top-level components in a modal. */
+    fields: readonly FormField[];
   };
   state: Record<string, unknown>;
 }
@@ -188,7 +214,11 @@ export interface ChangeHandler<P extends object, N extends OptionNames = OptionN
   kind: 'change';
   // A method, so a handler typed by its own options still serves where any options are handled.
   parse(context: CommandContext<N>): Preparing<P> | ModalRequest;
-  submitForm?: (state: Record<string, unknown>, text: string, context: FormContext) => Preparing<P>;
+  submitForm?: (
+    state: Record<string, unknown>,
+    values: Record<string, string>,
+    context: FormContext,
+  ) => Preparing<P>;
   /** Try again: the same parameters, looked up and shown anew. */
   again: (parameters: P, context: PrepareContext) => Preparing<P>;
   revert?: (

@@ -22,7 +22,7 @@ import { type ComponentContext, type ComponentHandler, isModalRequest } from './
 import { CommandTable, commandPath } from './CommandTable.js';
 import { ChangeFlow } from './changes/ChangeFlow.js';
 import { checkOptionLimits } from './checkOptionLimits.js';
-import { isChangeButton, parseCustomId } from './customId.js';
+import { FORM_ACTIONS, isChangeButton, parseCustomId } from './customId.js';
 import { FirstResponses } from './FirstResponses.js';
 import { FormDesk } from './FormDesk.js';
 import { commandContext, newInvocation } from './newInvocation.js';
@@ -228,7 +228,7 @@ export class InteractionRouter {
     if (!parsed) return;
     const { action, id } = parsed;
     if (interaction.isModalSubmit()) {
-      if (action === 'modal') await this.#forms.submitted(interaction, id);
+      if (action === FORM_ACTIONS.submit) await this.#forms.submitted(interaction, id);
       if (action === 'reject') await this.#changes.rejectSubmitted(interaction, id);
       return;
     }
@@ -237,6 +237,7 @@ export class InteractionRouter {
 
   #button(interaction: ButtonInteraction, action: string, id: string): Promise<void> {
     if (isChangeButton(action)) return this.#changes.buttons[action](interaction, id);
+    if (action === FORM_ACTIONS.edit) return this.#forms.edit(interaction, id);
     const handler = this.#table.component(action);
     return handler ? this.#component(interaction, action, handler, id) : Promise.resolve();
   }

@@ -8,6 +8,10 @@ const PATTERN = /^hostops:([a-z]+):(.*)$/s;
 export const CHANGE_BUTTONS = ['confirm', 'cancel', 'again', 'retry', 'approve', 'reject', 'revert'] as const;
 export type ChangeButton = (typeof CHANGE_BUTTONS)[number];
 
+/** A form's actions: its submit (the modal's own id), and Edit under the answer to an invalid submit. */
+export const FORM_ACTIONS = { submit: 'modal', edit: 'edit' } as const;
+export type FormAction = (typeof FORM_ACTIONS)[keyof typeof FORM_ACTIONS];
+
 export function isChangeButton(action: string): action is ChangeButton {
   return (CHANGE_BUTTONS as readonly string[]).includes(action);
 }

@@ -5,6 +5,7 @@ import * as common from './messages/common.js';
 import * as console from './messages/console.js';
 import * as domain from './messages/domain.js';
 import * as errors from './messages/errors.js';
+import * as forms from './messages/forms.js';
 import * as help from './messages/help.js';
 import * as musicbot from './messages/musicbot.js';
 import * as panel from './messages/panel.js';
@@ -37,6 +38,7 @@ import * as watch from './messages/watch.js';
 export const english = {
   ...common.en,
   ...errors.en,
+  ...forms.en,
   ...changes.en,
   ...validation.en,
   ...server.en,
@@ -57,6 +59,7 @@ export const catalogue: Record<Locale, { readonly [K in keyof English]: string }
   de: {
     ...common.de,
     ...errors.de,
+    ...forms.de,
     ...changes.de,
     ...validation.de,
     ...server.de,

@@ -46,7 +46,10 @@ const de = {
     name: 'innerhalb',
     description: 'Markiert Domains, die innerhalb so vieler Tage ablaufen (Standard 30)',
   },
-  'domain.register': { name: 'registrieren', description: 'Registriert eine Domain' },
+  'domain.register': {
+    name: 'registrieren',
+    description: 'Registriert eine Domain (ohne Domain und Nameserver öffnet sich ein Formular)',
+  },
   'domain.register.domain': { name: 'domain', description: 'Zu registrierender Domainname' },
   'domain.register.ns1': { name: 'ns1', description: 'Erster Nameserver (ns1.example.net)' },
   'domain.register.ns2': { name: 'ns2', description: 'Zweiter Nameserver (ns2.example.net)' },
@@ -83,7 +86,8 @@ const de = {
   musicbot: { name: 'musikbot', description: 'Kundenkonten für den Musikbot' },
   'musicbot.create': {
     name: 'anlegen',
-    description: 'Legt ein Musikbot-Kundenkonto an (ein Passwort wird erzeugt)',
+    description:
+      'Legt ein Musikbot-Kundenkonto an (erzeugt ein Passwort; ohne Optionen öffnet sich ein Formular)',
   },
   'musicbot.create.username': { name: 'benutzername', description: 'Benutzername des Kontos' },
   'musicbot.create.email': { name: 'email', description: 'E-Mail-Adresse des Kunden' },

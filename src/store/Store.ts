@@ -332,6 +332,8 @@ export interface Store {
      * replicas receiving one, exactly one gets it.
      */
     take(id: string, ownerId: string): Promise<OpenForm | undefined>;
+    /** The form if it is this owner's and still open, left open (Edit draws it again). */
+    peek(id: string, ownerId: string): Promise<OpenForm | undefined>;
     /** Forgets forms that have closed (never submitted); returns how many. */
     purgeExpired(): Promise<number>;
   };

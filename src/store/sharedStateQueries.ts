@@ -1,7 +1,18 @@
-import { type Kysely, sql } from 'kysely';
-import type { Store } from './Store.js';
-import type { Database, Engine } from './schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { OpenForm, Store } from './Store.js';
+import type { Database, Engine, FormsTable } from './schema.js';
 import { storeClockMs } from './storeClockMs.js';
+
+function openForm(row: Selectable<FormsTable>): OpenForm {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    command: row.command,
+    state: JSON.parse(row.state) as Record<string, unknown>,
+    correlationId: row.correlation_id,
+    expiresAt: new Date(Number(row.expires_at)),
+  };
+}
 
 /** Settings every face reads alike, and the forms any replica may receive the submit of. */
 export function sharedStateQueries(db: Kysely<Database>, engine: Engine): Pick<Store, 'settings' | 'forms'> {
@@ -42,16 +53,17 @@ export function sharedStateQueries(db: Kysely<Database>, engine: Engine): Pick<S
           .where('expires_at', '>', now)
           .returningAll()
           .executeTakeFirst();
-        return (
-          row && {
-            id: row.id,
-            ownerId: row.owner_id,
-            command: row.command,
-            state: JSON.parse(row.state) as Record<string, unknown>,
-            correlationId: row.correlation_id,
-            expiresAt: new Date(row.expires_at),
-          }
-        );
+        return row && openForm(row);
+      },
+      async peek(id, ownerId) {
+        const row = await db
+          .selectFrom('forms')
+          .selectAll()
+          .where('id', '=', id)
+          .where('owner_id', '=', ownerId)
+          .where('expires_at', '>', now)
+          .executeTakeFirst();
+        return row && openForm(row);
       },
       async purgeExpired() {
         const result = await db.deleteFrom('forms').where('expires_at', '<=', now).executeTakeFirst();

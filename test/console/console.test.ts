@@ -182,6 +182,44 @@ describe('console, interactive with piped stdin', () => {
     expect(stdout).toContain(`console:${osUser}`);
   });
 
+  it('asks a form field by field; an invalid field, then `edit` asks again with what was typed', async () => {
+    const input = [
+      '/musicbot create username:alice',
+      '', // keeps alice
+      'alice@@example',
+      '2', // the second plan
+      '3',
+      'edit',
+      '',
+      'alice@example.com',
+      '',
+      '',
+      'confirm',
+      'exit',
+      '',
+    ].join('\n');
+    const { code, stdout, stderr } = await runConsole(['--as', 'operator'], input);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('New music-bot customer');
+    expect(stdout).toContain('Now: alice (an empty line keeps it)');
+    expect(stdout).toMatch(/E-mail.*alice@@example/s);
+    expect(stdout).toContain('Nothing was sent.');
+    expect(stdout).toContain('Now: alice@@example');
+    expect(stdout).toContain('Music-bot account created');
+  });
+
+  it('a one-shot names the options a form stands for and sends nothing', async () => {
+    const { code, stdout, stderr } = await runConsole([
+      '--as',
+      'operator',
+      '/musicbot create username:alice',
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('give its options on the command line: username, email, storage, bots');
+  });
+
   it('a viewer gets /help with what they may run', async () => {
     const { code, stdout } = await runConsole([], '/help\n');
     expect(code).toBe(0);

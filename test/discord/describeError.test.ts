@@ -68,8 +68,10 @@ describe('describeError', () => {
   it('puts a user error in its own words, as message and as short reason', () => {
     const description = describeError(new UserError(message('errors.form_closed')), 'x', en);
     expect(description).toEqual({
-      message: 'This form is no longer open. Run the command again.',
-      short: 'This form is no longer open. Run the command again.',
+      message:
+        'This form is no longer open (it expired, was sent already, or is not yours). Nothing was sent. Run the command again.',
+      short:
+        'This form is no longer open (it expired, was sent already, or is not yours). Nothing was sent. Run the command again.',
       outcome: 'failed',
       unexpected: false,
     });

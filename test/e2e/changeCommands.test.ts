@@ -365,15 +365,18 @@ describe('/domain dns', () => {
     expect(modal.type).toBe(CallbackType.modal);
     const customId = str(modal.data.custom_id);
     expect(customId).toMatch(/^hostops:modal:[\w-]+$/);
-    const input = rec(dig(modal.data, 'components', 0, 'components', 0));
-    expect(input.custom_id).toBe('text');
+    // Labelled, as Discord draws modals since 2025: the input in a Label, no action row.
+    const label = rec(dig(modal.data, 'components', 0));
+    expect(label).toMatchObject({ type: 18, label: 'Records' });
+    const input = rec(label.component);
+    expect(input.custom_id).toBe('records');
     expect(input.style).toBe(2); // paragraph: a multi-line editor
     await idle(t);
     expect(t.api.requests).toHaveLength(0);
 
     const submit = t.discord.dispatchModalSubmit({
       customId,
-      fields: { text: DNS_RECORDS },
+      fields: { records: DNS_RECORDS },
       roles: [ROLES.operator],
     });
     const prompt = await promptOf(t, submit);
@@ -393,7 +396,7 @@ describe('/domain dns', () => {
     const modal = await callbackOf(t, i);
     const submit = t.discord.dispatchModalSubmit({
       customId: str(modal.data.custom_id),
-      fields: { text: DNS_RECORDS },
+      fields: { records: DNS_RECORDS },
       userId: '300000000000000078',
       roles: [ROLES.operator],
     });

@@ -106,7 +106,7 @@ describe.each(engines)('$engine', ({ engine, url }) => {
         vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 15 * MINUTE, shouldAdvanceTime: true });
         const submit = t.discord.dispatchModalSubmit({
           customId: str(modal.data.custom_id),
-          fields: { text: 'www 3600 A 203.0.113.7' },
+          fields: { records: 'www 3600 A 203.0.113.7' },
           roles: [ROLES.operator],
         });
         expect(textOf((await callbackOf(t, submit)).data)).not.toMatch(/no longer open|closed/);

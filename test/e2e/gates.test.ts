@@ -4,6 +4,7 @@ import {
   CallbackType,
   callbackOf,
   confirmAndWait,
+  dig,
   ephemeralReply,
   expectNoTokensLeaked,
   idle,
@@ -325,18 +326,21 @@ describe('input validation: an ephemeral error naming the option, zero API calls
     expect(t.api.requests).toHaveLength(0);
   });
 
-  it('invalid records typed into the modal name `records`, and nothing is sent', async () => {
+  it('invalid records typed into the modal name the Records field, with Edit, and nothing is sent', async () => {
     const i = run({ commandName: 'domain', subcommand: 'dns', options: { domain: 'example.com' } });
     const modal = await callbackOf(t, i);
     expect(modal.type).toBe(CallbackType.modal);
     const submit = t.discord.dispatchModalSubmit({
       customId: str(modal.data.custom_id),
-      fields: { text: 'www 3600 A 203.0.113.7\nmail 3600 MX mail.example.com.' },
+      fields: { records: 'www 3600 A 203.0.113.7\nmail 3600 MX mail.example.com.' },
       roles: [ROLES.operator],
       channelId: OPS,
     });
     const text = await ephemeralReply(t, submit);
-    expect(text).toMatch(/^`records`: line 2/);
+    // The field by its label, and Edit to open the form again with what was typed (issue 51).
+    expect(text).toMatch(/^\*\*Records\*\*: line 2/);
+    const answer = await callbackOf(t, submit);
+    expect(dig(answer.data, 'components', 0, 'components', 0)).toMatchObject({ label: 'Edit' });
     await idle(t);
     expect(t.api.requests).toHaveLength(0);
   });

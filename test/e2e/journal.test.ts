@@ -338,7 +338,7 @@ describe('interactions from another guild', () => {
     });
     const submit = t.discord.dispatchModalSubmit({
       customId: modalId,
-      fields: { text: 'www 3600 A 203.0.113.7' },
+      fields: { records: 'www 3600 A 203.0.113.7' },
       userId: ownerId,
       ...elsewhere,
     });
@@ -369,7 +369,7 @@ describe('interactions from another guild', () => {
     expect(textOf(home.privateEdit)).toContain('Reverse DNS set');
     const form = t.discord.dispatchModalSubmit({
       customId: modalId,
-      fields: { text: 'www 3600 A 203.0.113.7' },
+      fields: { records: 'www 3600 A 203.0.113.7' },
       userId: ownerId,
       roles: [ROLES.operator],
     });

@@ -139,10 +139,10 @@ describe('every sent text value refuses characters that show as something else',
     expect(modal.type).toBe(CallbackType.modal);
     const submit = t.discord.dispatchModalSubmit({
       customId: str(modal.data.custom_id),
-      fields: { text: '[{"name":"@","type":"TXT","content":"evil\\u202etxt.exe"}]' },
+      fields: { records: '[{"name":"@","type":"TXT","content":"evil\\u202etxt.exe"}]' },
       roles: [ROLES.operator],
     });
-    await expectRefusedWithoutCall(submit, '`records`', 'index 0: content contains U+202E');
+    await expectRefusedWithoutCall(submit, '**Records**', 'index 0: content contains U+202E');
   });
 });
 

@@ -248,7 +248,7 @@ describe('commands over HTTP', () => {
     const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
     const submit = f.discord.dispatchModalSubmit({
       customId,
-      fields: { text: 'www 3600 A 203.0.113.9' },
+      fields: { records: 'www 3600 A 203.0.113.9' },
       roles: [PROCESS_ROLES.operator],
     });
     expect((await responseOf(submit)).status).toBe(200);
@@ -256,6 +256,48 @@ describe('commands over HTTP', () => {
     expect(first.via).toBe('http-response');
     const prompt = callbackType(first) === 5 ? await nth(f.discord, submit, 1) : first;
     expect(textOf(messageOf(prompt))).toContain('203.0.113.9');
+  });
+
+  it('a form: an invalid field answered over HTTP, Edit reopens it filled in, the fixed submit prompts', async () => {
+    const command = f.discord.dispatchInteraction({
+      commandName: 'musicbot',
+      subcommand: 'create',
+      options: {},
+      roles: [PROCESS_ROLES.operator],
+    });
+    const modal = await nth(f.discord, command, 0);
+    expect(modal.via).toBe('http-response');
+    const data = (modal.body as { data: { custom_id: string; components: { type: number }[] } }).data;
+    expect(data.components.map((c) => c.type)).toEqual([18, 18, 18, 18]);
+    const fields = { username: 'carol', email: 'carol@@example', storage: String(5 * 1024 ** 3), bots: '1' };
+    const wrong = f.discord.dispatchModalSubmit({
+      customId: data.custom_id,
+      fields,
+      roles: [PROCESS_ROLES.operator],
+    });
+    const answer = await nth(f.discord, wrong, 0);
+    expect(answer.via).toBe('http-response');
+    expect(textOf(messageOf(answer))).toMatch(/^\*\*E-mail\*\*/);
+    const edit = (messageOf(answer) as { components: { components: { custom_id: string }[] }[] })
+      .components[0]?.components[0]?.custom_id;
+    const message = f.discord.originalMessage(wrong);
+    if (!edit || !message) throw new Error('no Edit button');
+    const again = await nth(
+      f.discord,
+      f.discord.dispatchComponent({ customId: edit, message, roles: [PROCESS_ROLES.operator] }),
+      0,
+    );
+    expect(again.via).toBe('http-response');
+    expect(JSON.stringify(again.body)).toContain('carol@@example');
+    const fixed = f.discord.dispatchModalSubmit({
+      customId: data.custom_id,
+      fields: { ...fields, email: 'carol@example.com' },
+      roles: [PROCESS_ROLES.operator],
+    });
+    const first = await nth(f.discord, fixed, 0);
+    const prompt = callbackType(first) === 5 ? await nth(f.discord, fixed, 1) : first;
+    expect(textOf(messageOf(prompt))).toContain('carol@example.com');
+    expect(f.discord.specRefusals).toEqual([]);
   });
 
   it('autocomplete: the suggestions are the HTTP response', async () => {

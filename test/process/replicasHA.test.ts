@@ -411,7 +411,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
       const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
       const submit = f.discord.dispatchModalSubmit({
         customId,
-        fields: { text: `www 3600 A 203.0.113.${n + 1}` },
+        fields: { records: `www 3600 A 203.0.113.${n + 1}` },
         roles: [PROCESS_ROLES.operator],
       });
       expect(f.discord.deliveredTo(submit)).toHaveLength(1);
@@ -425,7 +425,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
       // A second submit of the same form (a replayed interaction) finds it gone.
       const again = f.discord.dispatchModalSubmit({
         customId,
-        fields: { text: 'www 3600 A 198.51.100.1' },
+        fields: { records: 'www 3600 A 198.51.100.1' },
         roles: [PROCESS_ROLES.operator],
       });
       expect(textOf(messageOf(await nth(f.discord, again, 0, 10_000)))).toMatch(

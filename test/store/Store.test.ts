@@ -414,6 +414,28 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
         expect(await own.forms.take('open', 'u1')).toBeUndefined();
         expect(await own.forms.take('other', 'u1')).toBeDefined();
       });
+
+      it("forms: peek shows its owner an open form and leaves it open (Edit); never a closed one or another's", async () => {
+        const own = await fresh('forms-peek');
+        const form = { ownerId: 'u1', command: '/musicbot create', correlationId: 'p' };
+        await own.forms.open({
+          ...form,
+          id: 'open',
+          state: { typed: { email: 'a@@b' } },
+          openForMs: 14 * MINUTE,
+        });
+        await own.forms.open({ ...form, id: 'closed', state: {}, openForMs: -1 });
+        expect(await own.forms.peek('open', 'someone else')).toBeUndefined();
+        expect(await own.forms.peek('closed', 'u1')).toBeUndefined();
+        expect(await own.forms.peek('missing', 'u1')).toBeUndefined();
+        const seen = await own.forms.peek('open', 'u1');
+        expect(seen).toMatchObject({ id: 'open', ownerId: 'u1', state: { typed: { email: 'a@@b' } } });
+        expect(seen?.expiresAt.getTime()).toBeGreaterThan(Date.now());
+        // Still there for the submit, once.
+        expect(await own.forms.peek('open', 'u1')).toEqual(seen);
+        expect(await own.forms.take('open', 'u1')).toEqual(seen);
+        expect(await own.forms.peek('open', 'u1')).toBeUndefined();
+      });
     });
   });
 

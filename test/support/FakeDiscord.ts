@@ -26,6 +26,7 @@ import {
   MessageType,
 } from 'discord.js';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { loadDiscordSpec, specErrors } from './discordSpec.js';
 import {
   applyMessageEdit,
   BOT_ROLE_PERMISSIONS,
@@ -93,6 +94,12 @@ export interface FakeDiscordOptions {
   tokenLifetimeMs?: number | false;
   /** How long a nonce with `enforce_nonce` dedupes a bot's messages (NonceWindow); default 2 minutes. */
   nonceWindowMs?: number;
+  /**
+   * Every message and modal body checked against Discord's published OpenAPI description
+   * (test/support/discordSpec.ts): one that breaks it is refused with 400 50035, as Discord would, and kept
+   * in `specRefusals`. Default on.
+   */
+  checkAgainstSpec?: boolean;
 }
 
 /**
@@ -334,6 +341,9 @@ export class FakeDiscord {
   /** The default user interactions come from: a plain member (not owner, no roles) of the first guild. */
   readonly userId: string;
   readonly requests: RecordedRequest[] = [];
+  /** Bodies refused for breaking Discord's OpenAPI description: the request and where it broke it. */
+  readonly specRefusals: { method: string; path: string; body: unknown; errors: string[] }[] = [];
+  readonly #checkAgainstSpec: boolean;
   /** The application's key pair: `signer.publicKey` is what DISCORD_PUBLIC_KEY takes. */
   readonly signer = new InteractionSigner();
 
@@ -358,7 +368,7 @@ export class FakeDiscord {
   readonly #unregisteredCommandIds = new Map<string, string>();
   readonly #interactions = new Map<string, InteractionState>();
   readonly #interactionsByToken = new Map<string, InteractionState>();
-  readonly #modals = new Map<string, { labelled: boolean; messageId?: string }>();
+  readonly #modals = new Map<string, { components: unknown[]; messageId?: string }>();
 
   readonly #connections = new Set<GatewayConnection>();
   #active: GatewayConnection | undefined;
@@ -405,6 +415,7 @@ export class FakeDiscord {
     this.#tokenLifetimeMs = options.tokenLifetimeMs ?? 15 * 60_000;
     this.#delivery = options.sessions ?? 'latest';
     this.#nonces = new NonceWindow(options.nonceWindowMs);
+    this.#checkAgainstSpec = options.checkAgainstSpec ?? true;
 
     this.#botUser = this.#addUser(makeUser(this.botUserId, 'HostOps', true));
     this.#owner = this.#addUser(makeUser(snowflake(), 'guild-owner'));
@@ -430,6 +441,8 @@ export class FakeDiscord {
 
   static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
     const fake = new FakeDiscord(options);
+    // Compiled before any request: compiling in a request's turn would stall the bot sharing this process.
+    if (fake.#checkAgainstSpec) loadDiscordSpec();
     await new Promise<void>((resolve, reject) => {
       fake.#server.once('error', reject);
       fake.#server.listen(0, '127.0.0.1', () => {
@@ -674,7 +687,7 @@ export class FakeDiscord {
     const payload = makeModalSubmitInteraction(
       { ...ctx.envelope, id, token },
       opts.customId,
-      makeModalComponents(opts.fields, modal?.labelled ?? false),
+      makeModalComponents(opts.fields, modal?.components ?? []),
       message,
     );
     return this.#dispatchInteractionPayload(payload, {
@@ -1429,10 +1442,21 @@ export class FakeDiscord {
     this.requests.push(record);
     let result: RestResult;
     this.#routing = record;
+    const broken =
+      invalid || !this.#checkAgainstSpec ? undefined : specErrors(record.method, record.path, record.body);
     try {
-      result = invalid
-        ? apiError(400, 50109, 'The request body contains invalid JSON.')
-        : this.#route(record, authorization);
+      if (broken?.length) {
+        this.specRefusals.push({
+          method: record.method,
+          path: record.path,
+          body: record.body,
+          errors: broken,
+        });
+        result = invalidForm(broken.slice(0, 10).map((message) => ({ path: [], code: 'SPEC', message })));
+      } else
+        result = invalid
+          ? apiError(400, 50109, 'The request body contains invalid JSON.')
+          : this.#route(record, authorization);
     } catch (error) {
       console.error('FakeDiscord: handler crashed for', record.method, record.path, error);
       result = apiError(500, 0, '500: Internal Server Error');
@@ -1848,8 +1872,20 @@ export class FakeDiscord {
       case InteractionResponseType.Modal: {
         if (i.type === InteractionType.ModalSubmit) return invalidType();
         const components = Array.isArray(data.components) ? data.components : [];
+        // Discord's documented limit (the OpenAPI description allows 40): more are refused.
+        if (components.length > 5)
+          return invalidForm(
+            [
+              {
+                path: ['components'],
+                code: 'BASE_TYPE_MAX_LENGTH',
+                message: 'Must be 5 or fewer in length.',
+              },
+            ],
+            ['data'],
+          );
         this.#modals.set(String(data.custom_id), {
-          labelled: components.some((c) => asRecord(c)?.type === ComponentType.Label),
+          components,
           ...(i.componentMessageId === undefined ? {} : { messageId: i.componentMessageId }),
         });
         break;

@@ -557,21 +557,49 @@ export function makeModalSubmitInteraction(
 }
 
 /**
- * Discord echoes a modal's layout back: Label-wrapped inputs come back as Label components, legacy
- * action rows as action rows. `labelled` tells which layout the bot used when it opened the modal.
+ * Discord echoes a modal's layout back: Label-wrapped inputs come back as Label components (with the
+ * input as `component`), legacy action rows as action rows; a text input gives its `value`, a radio group
+ * its `value`, a select menu its `values`. `shown`: the components of the modal the bot opened (a field
+ * it did not draw comes back as a labelled text input).
  */
 export function makeModalComponents(
   fields: Record<string, string>,
-  labelled: boolean,
+  shown: readonly unknown[],
 ): APIModalSubmissionComponent[] {
+  const drawn = new Map<string, { wrapper: number; type: number }>();
+  for (const component of shown) {
+    const c = component as {
+      type?: number;
+      component?: { custom_id?: string; type?: number };
+      components?: { custom_id?: string; type?: number }[];
+    };
+    const inputs = c.component ? [c.component] : (c.components ?? []);
+    for (const input of inputs) {
+      if (input.custom_id !== undefined)
+        drawn.set(input.custom_id, {
+          wrapper: c.type ?? ComponentType.Label,
+          type: input.type ?? ComponentType.TextInput,
+        });
+    }
+  }
   let nextId = 1;
   return Object.entries(fields).map(([customId, value]): APIModalSubmissionComponent => {
-    const input = { type: ComponentType.TextInput as const, id: nextId + 1, custom_id: customId, value };
+    const { wrapper, type } = drawn.get(customId) ?? {
+      wrapper: ComponentType.Label,
+      type: ComponentType.TextInput,
+    };
+    const id = nextId + 1;
+    const input =
+      type === ComponentType.StringSelect
+        ? { type: ComponentType.StringSelect as const, id, custom_id: customId, values: [value] }
+        : type === ComponentType.RadioGroup
+          ? { type: ComponentType.RadioGroup as const, id, custom_id: customId, value }
+          : { type: ComponentType.TextInput as const, id, custom_id: customId, value };
     const wrapperId = nextId;
     nextId += 2;
-    return labelled
-      ? { type: ComponentType.Label, id: wrapperId, component: input }
-      : { type: ComponentType.ActionRow, id: wrapperId, components: [input] };
+    return wrapper === ComponentType.ActionRow && input.type === ComponentType.TextInput
+      ? { type: ComponentType.ActionRow, id: wrapperId, components: [input] }
+      : ({ type: ComponentType.Label, id: wrapperId, component: input } as APIModalSubmissionComponent);
   });
 }
 

@@ -4,8 +4,6 @@ import {
   type APIEmbed,
   type APIModalInteractionResponseCallbackData,
   ButtonStyle,
-  ComponentType,
-  TextInputStyle,
   TimestampStyles,
   time,
   userMention,
@@ -24,6 +22,7 @@ import type { ChangeRecord } from '../../store/index.js';
 import type { AnyChangeSpec } from '../CommandModule.js';
 import { customId } from '../customId.js';
 import { outcomeUnknownReason, seconds } from '../describeError.js';
+import { formModal } from '../formModal.js';
 import { actionButton, actionRow } from '../render/actionButton.js';
 import { fieldValue } from '../render/fieldValue.js';
 
@@ -117,25 +116,20 @@ export function decidedMessage(record: Pick<ChangeRecord, 'state'>, t: Translato
 }
 
 export function rejectModal(id: string, t: Translator): APIModalInteractionResponseCallbackData {
-  return {
+  return formModal(customId('reject', id), {
     title: t('changes.reject_modal.title'),
-    custom_id: customId('reject', id),
-    components: [
+    fields: [
       {
-        type: ComponentType.ActionRow,
-        components: [
-          {
-            type: ComponentType.TextInput,
-            custom_id: 'reason',
-            label: t('changes.reject_modal.reason'),
-            style: TextInputStyle.Paragraph,
-            required: false,
-            max_length: 300,
-          },
-        ],
+        kind: 'text',
+        id: 'reason',
+        label: t('changes.reject_modal.reason'),
+        description: t('changes.reject_modal.description'),
+        paragraph: true,
+        required: false,
+        maxLength: 300,
       },
     ],
-  };
+  });
 }
 
 /** What the record shows once it has left `pending`: secrets masked, in the reader's language. */

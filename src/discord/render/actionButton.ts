@@ -4,7 +4,7 @@ import {
   type ButtonStyle,
   ComponentType,
 } from 'discord.js';
-import { type ChangeButton, customId } from '../customId.js';
+import { type ChangeButton, customId, type FormAction } from '../customId.js';
 
 export type ActionStyle =
   | ButtonStyle.Primary
@@ -12,9 +12,12 @@ export type ActionStyle =
   | ButtonStyle.Success
   | ButtonStyle.Danger;
 
-/** A change's button: custom id `hostops:<action>:<id>`, which the router hands to the change flow. */
+/**
+ * A change's button (or a form's Edit): custom id `hostops:<action>:<id>`, which the router hands to the
+ * change flow (or the forms).
+ */
 export function actionButton(
-  action: ChangeButton,
+  action: ChangeButton | FormAction,
   id: string,
   label: string,
   style: ActionStyle,

@@ -68,6 +68,7 @@ export const en = {
   'changes.approval.expired': '**Expired** — nobody approved it in time. Nothing was sent.',
   'changes.reject_modal.title': 'Reject this change',
   'changes.reject_modal.reason': 'Reason (optional)',
+  'changes.reject_modal.description': 'Shown with the request in the channel',
   'changes.outcome.shutdown':
     '**Outcome unknown** — HostOps had to restart before the provider answered; the request was sent. Check before trying again. {reference}',
   'changes.revert.nothing':
@@ -153,6 +154,7 @@ export const de = translationOf(en)({
     '**Abgelaufen** — niemand hat rechtzeitig freigegeben. Es wurde nichts gesendet.',
   'changes.reject_modal.title': 'Diese Änderung ablehnen',
   'changes.reject_modal.reason': 'Grund (optional)',
+  'changes.reject_modal.description': 'Wird mit der Anfrage im Kanal angezeigt',
   'changes.outcome.shutdown':
     '**Ergebnis unbekannt** — HostOps musste neu starten, bevor der Provider geantwortet hat; die Anfrage wurde gesendet. Prüf das, bevor du es noch einmal versuchst. {reference}',
   'changes.revert.nothing':

@@ -42,8 +42,13 @@ Values: positional ones fill the required options in order; name:value sets any 
   'console.interrupt.quit': 'Interrupted: the session ends (exit or Ctrl-D quits too).',
   'console.form': 'Form',
   'console.form_example': 'e.g.\n{example}',
-  'console.form_prompt': '{title}\n{label}\nOne per line; an empty line submits.',
   'console.form_empty': 'Nothing entered; the form is closed.',
+  'console.form_keep': 'Now: {value} (an empty line keeps it)',
+  'console.form_line': 'One line.',
+  'console.form_lines': 'One per line; an empty line ends the field.',
+  'console.form_choose': 'Type the number, the value or the label of one of the choices above.',
+  'console.form_needs_options':
+    '{title}: a form in a one-shot cannot be asked field by field; give its options on the command line: {options}.',
   'console.welcome':
     'HostOps console — acting as {tier} ({user}) on {api}. /help lists the commands; Tab completes; exit quits.',
   'console.welcome.sandbox': 'the SANDBOX API (made-up data, in a throwaway store: DATABASE_URL is not used)',
@@ -131,8 +136,13 @@ Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert se
   'console.interrupt.quit': 'Abgebrochen: die Sitzung endet (exit oder Strg-D beenden sie auch).',
   'console.form': 'Formular',
   'console.form_example': 'z. B.\n{example}',
-  'console.form_prompt': '{title}\n{label}\nEine pro Zeile; eine leere Zeile schickt ab.',
   'console.form_empty': 'Nichts eingegeben; das Formular ist geschlossen.',
+  'console.form_keep': 'Jetzt: {value} (eine leere Zeile behält es)',
+  'console.form_line': 'Eine Zeile.',
+  'console.form_lines': 'Eine pro Zeile; eine leere Zeile beendet das Feld.',
+  'console.form_choose': 'Gib die Nummer, den Wert oder die Bezeichnung einer der Möglichkeiten oben ein.',
+  'console.form_needs_options':
+    '{title}: Ein Formular kann im Einzelaufruf nicht Feld für Feld abgefragt werden; gib seine Optionen in der Befehlszeile an: {options}.',
   'console.welcome':
     'HostOps-Konsole — du handelst als {tier} ({user}) auf {api}. /help listet die Befehle; Tab ergänzt; exit beendet.',
   'console.welcome.sandbox':

@@ -18,7 +18,8 @@ export const en = {
   'errors.unknown_command':
     '`{command}` is not a command this version of HostOps knows. Ask an admin to redeploy the commands.',
   'errors.other_guild': 'HostOps serves only the server it was set up for.',
-  'errors.form_closed': 'This form is no longer open. Run the command again.',
+  'errors.form_closed':
+    'This form is no longer open (it expired, was sent already, or is not yours). Nothing was sent. Run the command again.',
   'errors.nothing_to_show': 'Nothing to show.',
   'errors.unauthorized': "The hosting API rejected HostOps' token ({status}). Tell an admin. {reference}",
   'errors.not_found': 'The provider answered "not found". {reference}',
@@ -79,7 +80,8 @@ export const de = translationOf(en)({
   'errors.unknown_command':
     '`{command}` ist kein Befehl, den diese Version von HostOps kennt. Bitte einen Admin, die Befehle neu zu registrieren.',
   'errors.other_guild': 'HostOps bedient nur den Server, für den es eingerichtet wurde.',
-  'errors.form_closed': 'Dieses Formular ist nicht mehr offen. Führ den Befehl noch einmal aus.',
+  'errors.form_closed':
+    'Dieses Formular ist nicht mehr offen (abgelaufen, schon gesendet oder nicht deins). Es wurde nichts gesendet. Führ den Befehl noch einmal aus.',
   'errors.nothing_to_show': 'Nichts anzuzeigen.',
   'errors.unauthorized':
     'Die Hosting-API hat das Token von HostOps abgelehnt ({status}). Sag einem Admin Bescheid. {reference}',

@@ -11,6 +11,11 @@ export const en = {
   'musicbot.field.bots': 'Bots',
   'musicbot.field.password': 'Password',
   'musicbot.create.title': 'Create music-bot account',
+  'musicbot.form.title': 'New music-bot customer',
+  'musicbot.form.username': 'The login of the account: 1 to 64 characters, no spaces',
+  'musicbot.form.email': 'Where the customer is reached',
+  'musicbot.form.storage': 'The storage quota of the account',
+  'musicbot.form.bots': 'How many bots the customer may run at once',
   'musicbot.create.password_later': 'generated on confirm, shown only to you',
   'musicbot.create.done': 'Music-bot account created',
   'musicbot.create.password':
@@ -28,6 +33,11 @@ export const de = translationOf(en)({
   'musicbot.field.bots': 'Bots',
   'musicbot.field.password': 'Passwort',
   'musicbot.create.title': 'Musikbot-Konto anlegen',
+  'musicbot.form.title': 'Neuer Musikbot-Kunde',
+  'musicbot.form.username': 'Der Login des Kontos: 1 bis 64 Zeichen, keine Leerzeichen',
+  'musicbot.form.email': 'Wo der Kunde erreichbar ist',
+  'musicbot.form.storage': 'Das Speicherkontingent des Kontos',
+  'musicbot.form.bots': 'Wie viele Bots der Kunde gleichzeitig betreiben darf',
   'musicbot.create.password_later': 'wird beim Bestätigen erzeugt, nur dir angezeigt',
   'musicbot.create.done': 'Musikbot-Konto angelegt',
   'musicbot.create.password':

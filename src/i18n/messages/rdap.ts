@@ -25,7 +25,8 @@ export const en = {
   'rdap.info.no_date': 'no expiry date given',
   'rdap.info.none': 'none',
   'rdap.info.differs': "⚠️ differs from the provider's date",
-  'rdap.expiry.asking_one': 'Asking the registry about {count} domain: its word follows in a message of its own.',
+  'rdap.expiry.asking_one':
+    'Asking the registry about {count} domain: its word follows in a message of its own.',
   'rdap.expiry.asking_other':
     'Asking the registry about {count} domains: its word follows in a message of its own.',
   'rdap.expiry.title_one': "The registry's word on {count} domain",
