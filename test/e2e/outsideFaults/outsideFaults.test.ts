@@ -29,8 +29,11 @@ const ACK_MS = 3_000;
 const API_TIMEOUT_MS = 3_000;
 /** RdapClient's per-request timeout. */
 const REGISTRY_TIMEOUT_MS = 10_000;
-/** Slack on a busy machine for "within" bounds that are functional, not speed. */
-const SLACK_MS = 2_000;
+/**
+ * Slack for "within" bounds that are functional, not speed: in a full suite on the shared 2-core machine
+ * an answer came 3.5 s past the provider's timeout.
+ */
+const SLACK_MS = 10_000;
 
 const slug = (fault: Fault) => `f${FAULTS.indexOf(fault)}`;
 const providerDomain = (fault: Fault) => `p-${slug(fault)}.example`;
