@@ -24,6 +24,7 @@ import { expiry } from './metrics/expiry.js';
 import { history } from './metrics/history.js';
 import { http } from './metrics/http.js';
 import { httpFlood } from './metrics/httpFlood.js';
+import { idleAck } from './metrics/idleAck.js';
 import { journal } from './metrics/journal.js';
 import { knee } from './metrics/knee.js';
 import { latency } from './metrics/latency.js';
@@ -54,6 +55,7 @@ const METRICS = [
   knee,
   memory,
   longRunMemory,
+  idleAck,
   coldStart,
   journal,
   replicas,

@@ -19,7 +19,8 @@ const run = (nodeArgs: string[], mode: 'quiet' | 'busy' | 'in-flight') =>
     );
   });
 
-describe('IdleCollector', () => {
+// Each case is a process of its own started through tsx: slow to start on a busy machine.
+describe('IdleCollector', { timeout: 60_000 }, () => {
   it('gives memory back once the process is quiet after growing', async () => {
     const seen = await run(['--expose-gc'], 'quiet');
     expect(seen.collections).toBe(1);

@@ -35,7 +35,8 @@ export const PATHS: Record<Dependency, string> = {
     "`/domain info`: acknowledged within 3 s; the provider's answer within the API timeout, the registry's line after it; at most one answer and one edit",
   'bootstrap file':
     "`/domain info`: acknowledged within 3 s; the provider's answer within the API timeout; at most one answer and one edit",
-  'Discord REST API': 'not run yet',
+  'Discord REST API':
+    "On a bot of its own whose watch channel's posts fail (the digest): `/watch add` + `/watch check` of a domain expiring in 3 days acknowledged within 3 s and answered once within 30 s; a `/domain info` meanwhile acknowledged within 3 s and answered; the digest line posted at most once",
   'DNS resolver':
     '`/server rdns` (forward check `warn`): acknowledged within 3 s; the prompt once, the forward line saying what was found',
 };
@@ -59,7 +60,12 @@ const NOT_RUN: Partial<Record<Dependency, Partial<Record<Fault, string>>>> = {
     'just under the timeout': 'not run yet: the fake DNS server answers at once or never',
     'oversized body': 'not run yet: the fake DNS server sends no truncated answers',
   },
-  'Discord REST API': Object.fromEntries(FAULTS.map((fault) => [fault, 'not run yet'])),
+  'Discord REST API': Object.fromEntries(
+    FAULTS.filter((fault) => fault !== 'no answer' && fault !== 'reset connection').map((fault) => [
+      fault,
+      'not run yet: the fake Discord fails a channel post only by holding it, dropping it, or a status',
+    ]),
+  ),
 };
 
 /**
