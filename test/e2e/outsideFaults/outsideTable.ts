@@ -76,11 +76,7 @@ export const PENDING: readonly {
   dependency: Dependency;
   fault: Fault;
   pendingOn: 'i48-client' | 'i48-callers';
-}[] = [
-  // Redirect targets are checked for scheme only: 127.0.0.2 is connected to (issue 48, point 4).
-  { dependency: 'registry (RDAP)', fault: 'redirect to an internal address', pendingOn: 'i48-client' },
-  { dependency: 'bootstrap file', fault: 'redirect to an internal address', pendingOn: 'i48-client' },
-];
+}[] = [];
 
 export interface Cell {
   dependency: Dependency;
