@@ -17,11 +17,12 @@ import { Metrics } from './observability/Metrics.js';
 import { registerOperatorGauges } from './observability/operatorGauges.js';
 import { startCalendarServer } from './observability/startCalendarServer.js';
 import { type HttpServer, startHttpServer } from './observability/startHttpServer.js';
+import { startupStep } from './observability/startupSteps.js';
 import { RdapMetrics } from './rdap/RdapMetrics.js';
 import { createRuntime, newReplicaId } from './runtime/createRuntime.js';
 import type { Store } from './store/index.js';
 import type { DomainWatch } from './watch/DomainWatch.js';
-import { WatchScheduler } from './watch/WatchScheduler.js';
+import { longestScheduleInterval, WatchScheduler } from './watch/WatchScheduler.js';
 
 export interface BotDeps {
   config: Config;
@@ -116,15 +117,20 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   };
   if (watch) metrics.observeWatch(watch);
   metrics.giveWayTo(() => router.firstResponses.pending());
-  const scheduler = watch
-    ? new WatchScheduler(watch, store, replicaId, config.watch.schedule, config.hosting.timeZone, logger)
-    : undefined;
+  // The schedule starts once the bot is ready: croner's first computation in the API's time zone is
+  // start-up work interactions need not wait for (issue 49 point 13); a tick that fell meanwhile runs then.
+  const startedAt = new Date();
+  let scheduler: WatchScheduler | undefined;
+  let stopping = false;
   registerOperatorGauges(metrics.registry, {
     health,
     store,
     approvalTimeoutMs: config.approval.timeoutMs,
     watch,
-    scheduler,
+    scheduleInterval: () => {
+      startupStep('schedule-interval');
+      return longestScheduleInterval(config.watch.schedule, config.hosting.timeZone);
+    },
     now: deps.now ?? (() => new Date()),
     readStore: (read) => metrics.readStore(read),
   });
@@ -162,6 +168,23 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
   const delivery = responses
     ? await serveInteractions({ client, responses, router, store, health, metrics, logger, config })
     : connectGateway({ client, router, health, metrics, logger, token: config.discord.token });
+  delivery.ready.then(
+    () => {
+      startupStep('ready');
+      if (!watch || stopping) return;
+      startupStep('watch-schedule');
+      scheduler = new WatchScheduler(
+        watch,
+        store,
+        replicaId,
+        config.watch.schedule,
+        config.hosting.timeZone,
+        logger,
+        startedAt,
+      );
+    },
+    () => {},
+  );
 
   return {
     client,
@@ -177,6 +200,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ready: delivery.ready,
     async stop(graceMs) {
       const started = performance.now();
+      stopping = true;
       await delivery.stopAccepting(graceMs);
       const drained = await runtime.drain(Math.max(0, graceMs - (performance.now() - started)));
       await delivery.close();

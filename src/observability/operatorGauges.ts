@@ -2,7 +2,6 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Store } from '../store/index.js';
 import { LEASE_MS } from '../store/Presence.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
-import type { WatchScheduler } from '../watch/WatchScheduler.js';
 import type { HealthState } from './HealthState.js';
 
 // The gauges the shipped alert rules and dashboard (deploy/) need beyond the counters: each read at the
@@ -14,14 +13,15 @@ export interface OperatorSources {
   store: Store;
   approvalTimeoutMs: number;
   watch: DomainWatch | undefined;
-  scheduler: WatchScheduler | undefined;
+  /** The longest wait between two scheduled watch runs, in seconds; asked at the first scrape, not at start-up. */
+  scheduleInterval: () => number | undefined;
   now: () => Date;
   /** Once per outage, not once per gauge and scrape. */
   readStore<T>(read: () => Promise<T>): Promise<T | undefined>;
 }
 
 export function registerOperatorGauges(registry: Registry, sources: OperatorSources): void {
-  const { health, store, watch, scheduler, readStore } = sources;
+  const { health, store, watch, readStore } = sources;
   new Gauge({
     name: 'hostops_ready',
     help: 'Whether this replica takes interactions (1) or not: starting, reconnecting or stopping (0)',
@@ -81,12 +81,16 @@ export function registerOperatorGauges(registry: Registry, sources: OperatorSour
       if (last) this.set(Date.parse(last.at) / 1000);
     },
   });
-  const interval = scheduler?.longestIntervalSeconds();
-  if (interval !== undefined) {
-    new Gauge({
-      name: 'hostops_watch_schedule_interval_seconds',
-      help: 'The longest wait between two scheduled watch runs (WATCH_SCHEDULE)',
-      registers: [registry],
-    }).set(interval);
-  }
+  // Enumerating the schedule's next runs in the API's time zone is left to the first scrape: start-up
+  // need not wait for it. The schedule does not change while the process runs, so it is worked out once.
+  let interval: { seconds: number | undefined } | undefined;
+  new Gauge({
+    name: 'hostops_watch_schedule_interval_seconds',
+    help: 'The longest wait between two scheduled watch runs (WATCH_SCHEDULE)',
+    registers: [registry],
+    collect() {
+      interval ??= { seconds: sources.scheduleInterval() };
+      if (interval.seconds !== undefined) this.set(interval.seconds);
+    },
+  });
 }

@@ -22,10 +22,12 @@ export class WatchScheduler {
     schedule: string,
     timeZone: string,
     logger: Logger,
+    /** Started later than the process (once the bot is ready): a tick that fell since then runs at once. */
+    since?: Date,
   ) {
-    this.#cron = new Cron(schedule, { timezone: timeZone, unref: true }, async (job: Cron) => {
+    const runTick = async (at: Date, next: () => Date | null) => {
       // The scheduled time, not the clock: replicas whose clocks differ by a little claim the same tick.
-      const tick = (job.currentRun() ?? new Date()).toISOString().slice(0, 19);
+      const tick = at.toISOString().slice(0, 19);
       const previous = this.#running;
       if (previous) {
         logger.warn({ tick }, 'the last watch run is still going at the next tick: its registries end now');
@@ -34,8 +36,8 @@ export class WatchScheduler {
       const run = (async () => {
         await previous?.catch(() => {});
         if (!(await store.claims.claimJobRun('watch', tick, replicaId, new Date()))) return;
-        const next = job.nextRun();
-        const deadline = new RunDeadline(next ? next.getTime() - Date.now() : undefined);
+        const upcoming = next();
+        const deadline = new RunDeadline(upcoming ? upcoming.getTime() - Date.now() : undefined);
         this.#deadline = deadline;
         await watch.run('schedule', { deadline });
       })();
@@ -47,25 +49,16 @@ export class WatchScheduler {
       } finally {
         if (this.#running === run) this.#running = undefined;
       }
-    });
+    };
+    this.#cron = new Cron(schedule, { timezone: timeZone, unref: true }, (job: Cron) =>
+      runTick(job.currentRun() ?? new Date(), () => job.nextRun()),
+    );
+    const missed = since ? this.#cron.nextRun(since) : null;
+    if (missed && missed.getTime() <= Date.now()) void runTick(missed, () => this.#cron.nextRun());
   }
 
   nextRun(): Date | null {
     return this.#cron.nextRun();
-  }
-
-  /**
-   * The longest wait between two of the next runs, in seconds: for `0 8 * * 1-5` the weekend's, so a
-   * "has not run for twice its schedule" alert does not fire every Monday morning.
-   */
-  longestIntervalSeconds(): number | undefined {
-    const runs = this.#cron.nextRuns(8);
-    let longest: number | undefined;
-    for (let i = 1; i < runs.length; i++) {
-      const gap = ((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 1000;
-      longest = Math.max(longest ?? 0, gap);
-    }
-    return longest;
   }
 
   /** No new ticks; a run under way is waited for. */
@@ -73,4 +66,19 @@ export class WatchScheduler {
     this.#cron.stop();
     await this.#running?.catch(() => {});
   }
+}
+
+/**
+ * The longest wait between two of a schedule's next runs, in seconds: for `0 8 * * 1-5` the weekend's, so a
+ * "has not run for twice its schedule" alert does not fire every Monday morning. Undefined if it has fewer
+ * than two runs ahead.
+ */
+export function longestScheduleInterval(schedule: string, timeZone: string): number | undefined {
+  const runs = new Cron(schedule, { timezone: timeZone, paused: true }).nextRuns(8);
+  let longest: number | undefined;
+  for (let i = 1; i < runs.length; i++) {
+    const gap = ((runs[i] as Date).getTime() - (runs[i - 1] as Date).getTime()) / 1000;
+    longest = Math.max(longest ?? 0, gap);
+  }
+  return longest;
 }

@@ -225,4 +225,33 @@ describe.each(STORE_ENGINES)('a registry paused for a day ($engine)', ({ engine,
     for (const run of runs) expect(run.waits.map((w) => w.tlds)).toContainEqual(['.beta']);
     expect(await watch.lastRun()).toBeDefined();
   });
+
+  it('a tick that fell between start-up and the start of the schedule runs at once', async () => {
+    const store = await openStore(await freshUrl(`missed-${engine}`));
+    closing.push(store);
+    const runs: RunSummary[] = [];
+    const { watch } = watchOn(store, { now: NOW }, runs);
+    await watch.add([{ domain: 'moving.alpha', unicode: 'moving.alpha' }], USER);
+    // Yearly: the next tick is months away, so a run can only be the one missed (1 January) since `since`.
+    const year = new Date().getUTCFullYear();
+    const since = new Date(Date.UTC(year - 1, 11, 31, 12));
+    const scheduler = new WatchScheduler(
+      watch,
+      store,
+      'replica-1',
+      '0 0 1 1 *',
+      ZONE,
+      captureLogs().logger,
+      since,
+    );
+    try {
+      await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    } finally {
+      await scheduler.stop();
+    }
+    // The tick claimed is the missed one (midnight of 1 January in the API's zone), so no other replica runs it again.
+    expect(
+      await store.claims.claimJobRun('watch', `${year - 1}-12-31T23:00:00`, 'replica-2', new Date()),
+    ).toBe(false);
+  });
 });
