@@ -2,9 +2,9 @@
 // variables are grants on `*`; grants of the store add to them. Compiled once per generation of the grants
 // (GrantCache), so a decision only looks at the grants of the asker's roles and id.
 import type { AccessConfig } from '../config.js';
-import { type Tier, tierAllows } from '../discord/access.js';
 import { type Grant, type GrantSubject, type GrantTier, isGrantTier } from './Grant.js';
 import { covers, type Pattern, parsePattern, type Resource, type ResourceKind } from './patterns.js';
+import { type Tier, tierAllows } from './tiers.js';
 
 /** Who asks: their user id and role ids, as the interaction carries them. */
 export interface Asker {
@@ -24,6 +24,8 @@ export type Decision =
   | { allowed: true; grant: Grant | undefined }
   | {
       allowed: false;
+      /** Whether some grant of the asker allows the command, only not on these resources. */
+      commandHeld: boolean;
       /** The resources no grant of the asker covers for this command (all of them when none allows it). */
       uncovered: readonly Resource[];
       /** Who holds what was asked for, and so may approve a request for it (never the asker). */
@@ -110,8 +112,7 @@ export class AccessPolicy {
 
   decide(asker: Asker, asked: Asked, now: Date): Decision {
     if (asked.tier === 'everyone') return { allowed: true, grant: undefined };
-    if (asked.tier === 'viewer' && this.#everyoneReads && asked.kind !== 'change')
-      return { allowed: true, grant: undefined };
+    if (asked.tier === 'viewer' && this.#everyoneReads) return { allowed: true, grant: undefined };
     const held = this.#held(asker, now.getTime());
     const found = held.find((c) => allowsCommand(c, asked) && coversAll(c, asked));
     if (found) return { allowed: true, grant: found.grant };
@@ -119,7 +120,12 @@ export class AccessPolicy {
     const uncovered = asked.resources.filter(
       (r) => !forCommand.some((c) => coversAll(c, { ...asked, resources: [r] })),
     );
-    return { allowed: false, uncovered, approvers: this.#approvers(asker, asked, now.getTime()) };
+    return {
+      allowed: false,
+      commandHeld: forCommand.length > 0,
+      uncovered,
+      approvers: this.#approvers(asker, asked, now.getTime()),
+    };
   }
 
   /** Every subject (other than the asker) holding a grant in force that allows `asked`. */

@@ -1,4 +1,4 @@
-import type { Tier } from '../discord/access.js';
+import type { Tier } from './tiers.js';
 
 export type { Grant, GrantSubject } from '../store/index.js';
 

@@ -4,6 +4,8 @@ import type {
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
 } from 'discord.js';
+import type { AccessGate } from '../access/AccessGate.js';
+import type { Tier } from '../access/tiers.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { HostingClient } from '../hosting/HostingClient.js';
@@ -14,7 +16,6 @@ import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Invocation } from './Answers.js';
-import type { Tier } from './access.js';
 import { answerDeadline } from './answerDeadline.js';
 import type { CommandContext, CommandModule } from './CommandModule.js';
 
@@ -67,6 +68,7 @@ export interface ContextDeps {
   now?: () => Date;
   watch?: DomainWatch;
   registry?: RegistryCheck;
+  gate?: AccessGate;
 }
 
 /**
@@ -80,8 +82,9 @@ export function commandContext(
   tier: Tier,
   inChannel = false,
 ): CommandContext {
-  const { hosting, config, secrets, commands, generatePassword, store, watch, registry } = deps;
+  const { hosting, config, secrets, commands, generatePassword, store, watch, registry, gate } = deps;
   return {
+    ...(gate ? { gate } : {}),
     t: translator(inChannel ? config.botLocale : invocation.locale),
     locale: invocation.locale,
     ...(watch ? { watch } : {}),

@@ -1,6 +1,6 @@
+import { tierAllows } from '../access/tiers.js';
 import type { TargetSource } from '../store/index.js';
 import { domainToUnicode } from '../validation/idna.js';
-import { tierAllows } from './access.js';
 import type { Autocomplete, CommandContext } from './CommandModule.js';
 
 /** What Discord shows at most, and the longest choice value it takes. */
