@@ -4,7 +4,7 @@ import { message } from '../i18n/Translator.js';
 import { RefusalError } from '../replies/UserError.js';
 import type { Asked, Asker, Decision } from './AccessPolicy.js';
 import type { GrantCache } from './GrantCache.js';
-import { resourceText } from './patterns.js';
+import { type Resource, resourceText } from './patterns.js';
 import { resourcesOf } from './resourcesOf.js';
 import {
   type Gated,
@@ -15,6 +15,9 @@ import {
   tierAllows,
   tierRefusalError,
 } from './tiers.js';
+
+/** Whether the invoker may see a resource. */
+export type ReadScope = (resource: Resource) => boolean;
 
 /** What an entry asks the gate: the command as labelled, its tier and kind, and its resources' values. */
 export interface GateAsk {
@@ -49,6 +52,17 @@ export class AccessGate {
     const decision = (await this.grants.policy()).decide(asker, asked, this.now());
     if (!decision.allowed) throw this.refusal(ask, asked, decision);
     return held;
+  }
+
+  /**
+   * What the invoker may read (the lists and answers that name many resources filter by it). A role tier
+   * that reads is a grant on `*`: everything, without a read of the store.
+   */
+  async readScope(interaction: Pick<Gated, 'member'> & { user: { id: string } }): Promise<ReadScope> {
+    const roleIds = memberRoleIds(interaction);
+    if (tierAllows(memberTier(roleIds, this.access), 'viewer')) return () => true;
+    const policy = await this.grants.policy();
+    return policy.readScope({ userId: interaction.user.id, roleIds }, this.now());
   }
 
   /** The decision for `asker` alone (/access explain): the same policy, the same clock. */

@@ -21,6 +21,7 @@ export const en = {
     '`{command}` on {resources} is outside your grants. A grant of `{what}` on a pattern covering it would allow it; {approvers} can approve an `/access request` for it.',
   'access.refused.scope_nobody':
     '`{command}` on {resources} is outside your grants. A grant of `{what}` on a pattern covering it would allow it; nobody holds one yet, so ask an admin for `/access grant`.',
+  'access.read.not_yours': 'not yours to see: no grant of yours covers it',
   'access.who.invalid': '{input} is neither a role nor a member',
   'access.who.expected': 'a role or a member: pick one, or write role:<id> or user:<id>',
   'access.what.empty': 'no command or tier given',
@@ -79,6 +80,7 @@ export const de = translationOf(en)({
     '`{command}` für {resources} liegt außerhalb deiner Berechtigungen. Eine Berechtigung für `{what}` mit einem Muster, das es abdeckt, würde es erlauben; {approvers} können eine `/access request` dafür genehmigen.',
   'access.refused.scope_nobody':
     '`{command}` für {resources} liegt außerhalb deiner Berechtigungen. Eine Berechtigung für `{what}` mit einem Muster, das es abdeckt, würde es erlauben; noch hat niemand eine, frag also einen Admin nach `/access grant`.',
+  'access.read.not_yours': 'nicht für dich sichtbar: keine deiner Berechtigungen deckt es ab',
   'access.who.invalid': '{input} ist weder eine Rolle noch ein Mitglied',
   'access.who.expected': 'eine Rolle oder ein Mitglied: wähl eines, oder schreib role:<id> oder user:<id>',
   'access.what.empty': 'kein Befehl und keine Stufe angegeben',
