@@ -313,7 +313,7 @@ export const domain = defineCommand(definition, {
           list.domains.map((name) =>
             limit(async (): Promise<ExpiryResult> => {
               // Outside the invoker's read scope: no call, and none of its data in the answer.
-              if (!readable({ kind: 'domain', ascii: name.ascii }))
+              if (!readable.covers({ kind: 'domain', ascii: name.ascii }))
                 return { domain: name, error: context.t('access.read.not_yours') };
               try {
                 const info = await context.hosting.getDomainInfo(name.ascii, context.call);

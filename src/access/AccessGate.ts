@@ -2,9 +2,9 @@ import { roleMention, userMention } from 'discord.js';
 import type { AccessConfig } from '../config.js';
 import { message } from '../i18n/Translator.js';
 import { RefusalError } from '../replies/UserError.js';
-import type { Asked, Asker, Decision } from './AccessPolicy.js';
+import { type Asked, type Asker, type Decision, EVERYTHING, type ReadScope } from './AccessPolicy.js';
 import type { GrantCache } from './GrantCache.js';
-import { type Resource, resourceText } from './patterns.js';
+import { resourceText } from './patterns.js';
 import { resourcesOf } from './resourcesOf.js';
 import {
   type Gated,
@@ -15,9 +15,6 @@ import {
   tierAllows,
   tierRefusalError,
 } from './tiers.js';
-
-/** Whether the invoker may see a resource. */
-export type ReadScope = (resource: Resource) => boolean;
 
 /** What an entry asks the gate: the command as labelled, its tier and kind, and its resources' values. */
 export interface GateAsk {
@@ -60,7 +57,7 @@ export class AccessGate {
    */
   async readScope(interaction: Pick<Gated, 'member'> & { user: { id: string } }): Promise<ReadScope> {
     const roleIds = memberRoleIds(interaction);
-    if (tierAllows(memberTier(roleIds, this.access), 'viewer')) return () => true;
+    if (tierAllows(memberTier(roleIds, this.access), 'viewer')) return EVERYTHING;
     const policy = await this.grants.policy();
     return policy.readScope({ userId: interaction.user.id, roleIds }, this.now());
   }

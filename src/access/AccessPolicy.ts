@@ -20,6 +20,17 @@ export interface Asked {
   resources: readonly Resource[];
 }
 
+/**
+ * What the asker may read. `everything` lets a list skip filtering (and a paged list keep its store paging).
+ */
+export interface ReadScope {
+  everything: boolean;
+  covers: (resource: Resource) => boolean;
+}
+
+/** The read scope of a grant on `*` (and of everyone, where every member may read). */
+export const EVERYTHING: ReadScope = { everything: true, covers: () => true };
+
 export type Decision =
   | { allowed: true; grant: Grant | undefined }
   | {
@@ -153,11 +164,14 @@ export class AccessPolicy {
    * What the asker may see: whether a resource lies within any grant they hold (every grant lets its
    * holder read what it is on). Everything, where every member may read.
    */
-  readScope(asker: Asker, now: Date): (resource: Resource) => boolean {
-    if (this.#everyoneReads) return () => true;
+  readScope(asker: Asker, now: Date): ReadScope {
+    if (this.#everyoneReads) return EVERYTHING;
     const held = this.#held(asker, now.getTime());
-    if (held.some((c) => c.kinds.has('any'))) return () => true;
-    return (resource) => held.some((c) => c.patterns.some((p) => covers(p, resource)));
+    if (held.some((c) => c.kinds.has('any'))) return EVERYTHING;
+    return {
+      everything: false,
+      covers: (resource) => held.some((c) => c.patterns.some((p) => covers(p, resource))),
+    };
   }
 }
 

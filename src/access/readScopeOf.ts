@@ -1,4 +1,5 @@
-import type { AccessGate, ReadScope } from './AccessGate.js';
+import type { AccessGate } from './AccessGate.js';
+import { EVERYTHING, type ReadScope } from './AccessPolicy.js';
 import type { Gated } from './tiers.js';
 
 /**
@@ -9,5 +10,5 @@ export async function readScopeOf(context: {
   gate?: AccessGate;
   interaction: Pick<Gated, 'member'> & { user: { id: string } };
 }): Promise<ReadScope> {
-  return context.gate ? context.gate.readScope(context.interaction) : () => true;
+  return context.gate ? context.gate.readScope(context.interaction) : EVERYTHING;
 }

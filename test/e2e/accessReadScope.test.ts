@@ -2,7 +2,7 @@
 // `*.acme.example` reads what lies inside and is told "not yours to see" for what lies outside, with no call
 // to the provider for it; a viewer by role (a grant on `*`) still reads everything.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { confirmAndWait, openPrompt, publicAnswer, textOf } from '../support/e2eHelpers.js';
+import { confirmAndWait, dig, openPrompt, publicAnswer, str, textOf } from '../support/e2eHelpers.js';
 import type { InteractionOptions } from '../support/FakeDiscord.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -13,7 +13,7 @@ const OUTSIDE = 'shop.other.example';
 
 let t: TestBot;
 beforeAll(async () => {
-  t = await startTestBot();
+  t = await startTestBot({ WATCH_CHANNEL_ID: '300000000000000051', WATCH_SCHEDULE: '0 0 1 1 *' });
   const prompt = await openPrompt(t, {
     commandName: 'access',
     subcommand: 'grant',
@@ -54,5 +54,31 @@ describe('/domain expiry by read scope', () => {
     const { body } = await publicAnswer(t, t.command({ ...expiry, roles: [ROLES.viewer] }));
     expect(textOf(body)).not.toContain('not yours to see');
     expect(t.api.requests.map((r) => r.param).sort()).toEqual([INSIDE, OUTSIDE].sort());
+  });
+});
+
+describe('/watch list by read scope', () => {
+  const inside = Array.from({ length: 12 }, (_, n) => `w${String(n).padStart(2, '0')}.acme.example`);
+  const outside = ['w00.other.example', 'acme.example'];
+  beforeAll(async () => {
+    // As an earlier /watch add did: no look-up of its own.
+    const rows = [...inside, ...outside].map((domain) => ({ domain, unicode: domain }));
+    await t.bot.store.watch.add(rows, 'someone-earlier', new Date());
+  });
+  const list: InteractionOptions = { commandName: 'watch', subcommand: 'list', options: {} };
+  const footer = (body: Parameters<typeof textOf>[0]) => str(dig(body, 'embeds', 0, 'footer', 'text'));
+
+  it('lists only the watched domains inside, and counts only them', async () => {
+    const { body } = await publicAnswer(t, t.command(asSupport(list)));
+    const text = JSON.stringify(body);
+    expect(text).not.toContain('other.example');
+    expect(text).not.toMatch(/[^.]acme\.example/);
+    for (const domain of inside.slice(0, 10)) expect(text).toContain(domain);
+    expect(footer(body)).toBe('Domains 1–10 of 12');
+  });
+
+  it('a viewer by role lists them all', async () => {
+    const { body } = await publicAnswer(t, t.command({ ...list, roles: [ROLES.viewer] }));
+    expect(footer(body)).toBe('Domains 1–10 of 14');
   });
 });
