@@ -2,7 +2,17 @@
 // `*.acme.example` reads what lies inside and is told "not yours to see" for what lies outside, with no call
 // to the provider for it; a viewer by role (a grant on `*`) still reads everything.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { confirmAndWait, dig, openPrompt, publicAnswer, str, textOf } from '../support/e2eHelpers.js';
+import {
+  arr,
+  callbackOf,
+  confirmAndWait,
+  dig,
+  openPrompt,
+  publicAnswer,
+  rec,
+  str,
+  textOf,
+} from '../support/e2eHelpers.js';
 import type { InteractionOptions } from '../support/FakeDiscord.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -80,5 +90,18 @@ describe('/watch list by read scope', () => {
   it('a viewer by role lists them all', async () => {
     const { body } = await publicAnswer(t, t.command({ ...list, roles: [ROLES.viewer] }));
     expect(footer(body)).toBe('Domains 1–10 of 14');
+  });
+
+  it('suggests only the domains inside; a viewer by role is offered both', async () => {
+    const suggested = async (options: InteractionOptions) => {
+      const cb = await callbackOf(t, t.discord.dispatchAutocomplete(options));
+      return arr(cb.data.choices, 'choices').map((c) => str(rec(c).value));
+    };
+    const info = { commandName: 'domain', subcommand: 'info', options: { domain: 'w00' } };
+    expect(await suggested(asSupport(info))).toEqual(['w00.acme.example']);
+    expect((await suggested({ ...info, roles: [ROLES.viewer] })).sort()).toEqual([
+      'w00.acme.example',
+      'w00.other.example',
+    ]);
   });
 });
