@@ -7,6 +7,8 @@ import {
   callbackOf,
   confirmAndWait,
   dig,
+  ephemeralReply,
+  idle,
   openPrompt,
   publicAnswer,
   rec,
@@ -103,5 +105,15 @@ describe('/watch list by read scope', () => {
       'w00.acme.example',
       'w00.other.example',
     ]);
+  });
+});
+
+describe('/domain records: one domain, decided by the gate', () => {
+  it('outside is refused with no call to the provider', async () => {
+    const records = { commandName: 'domain', subcommand: 'records', options: { domain: OUTSIDE } };
+    const text = await ephemeralReply(t, t.command(asSupport(records)));
+    expect(text).toContain(`\`${OUTSIDE}\``);
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
   });
 });
