@@ -16,6 +16,7 @@ import {
   ROOT,
   WATCHED_DOMAINS,
 } from './botSetup.js';
+import { access } from './metrics/access.js';
 import { ack } from './metrics/ack.js';
 import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
@@ -72,6 +73,7 @@ const METRICS = [
   httpFlood,
   scrape,
   operatorPages,
+  access,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

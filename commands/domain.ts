@@ -4,6 +4,7 @@ import {
 } from 'discord.js';
 import { DateTime } from 'luxon';
 import pLimit from 'p-limit';
+import { readScopeOf } from '../src/access/readScopeOf.js';
 import {
   type CommandContext,
   defineCommand,
@@ -120,10 +121,14 @@ export const domain = defineCommand(definition, {
       target: ({ list }) => cutText(list.domains.map((d) => d.ascii).join(' '), 200),
       run: async (context, { list, within }) => {
         const limit = pLimit(EXPIRY_CONCURRENCY);
+        const readable = await readScopeOf(context);
         // One failure must not hide the others: each lookup settles into its own line.
         const results = await Promise.all(
           list.domains.map((name) =>
             limit(async (): Promise<ExpiryResult> => {
+              // Outside the invoker's read scope: no call, and none of its data in the answer.
+              if (!readable.covers({ kind: 'domain', ascii: name.ascii }))
+                return { domain: name, error: context.t('access.read.not_yours') };
               try {
                 const info = await context.hosting.getDomainInfo(name.ascii, context.call);
                 return { domain: name, info };

@@ -3,7 +3,7 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { canRun, channelAllowed } from '../src/discord/access.js';
+import { canRun, channelAllowed } from '../src/access/tiers.js';
 import { type CommandContext, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { commandTexts } from '../src/i18n/commandTexts.js';
 import type { Translator } from '../src/i18n/Translator.js';

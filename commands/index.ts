@@ -1,5 +1,6 @@
 import type { CHANGE_COMMANDS } from '../src/config.js';
 import type { TranslatedPath } from '../src/i18n/commandTexts.js';
+import { access } from './access.js';
 import type { AuditedCommand } from './audit/auditedCommands.js';
 import { audit } from './audit.js';
 import { domain } from './domain.js';
@@ -10,7 +11,7 @@ import { server } from './server.js';
 import { watch } from './watch.js';
 
 /** The one list of commands: the router serves exactly these and the deploy script registers exactly these. */
-export const commands = [server, domain, musicbot, panel, help, audit, watch] as const;
+export const commands = [server, domain, musicbot, panel, help, audit, watch, access] as const;
 
 type Module = (typeof commands)[number];
 type PathOf<C extends string, K> = K extends '' ? C : `${C} ${K & string}`;

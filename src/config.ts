@@ -95,6 +95,8 @@ const environmentSchema = z.object({
   APPROVAL_CHANNEL_ID: optional(snowflake),
   // Up to 7 days: approval requests are bot messages, which (unlike interaction tokens) stay editable.
   APPROVAL_TIMEOUT_S: optional(integer(60, 7 * 24 * 3600)).default(3600),
+  // The longest an /access request may raise someone's rights for (hours); up to a week.
+  ACCESS_MAX_ELEVATION_H: optional(integer(1, 168)).default(8),
   WATCH_CHANNEL_ID: optional(snowflake),
   WATCH_SCHEDULE: optional(cronExpression).default('0 8 * * *'),
   WATCH_LEAD_DAYS: optional(leadDays).default([30, 14, 7, 3, 1]),
@@ -232,6 +234,8 @@ export const configSchema = credentialedEnvironment.transform((env) => ({
     channelId: env.APPROVAL_CHANNEL_ID,
     timeoutMs: env.APPROVAL_TIMEOUT_S * 1000,
   },
+  /** /access request: the longest elevation a second person may approve. */
+  elevation: { maxHours: env.ACCESS_MAX_ELEVATION_H },
   watch: {
     /** Unset: the watch is off. */
     channelId: env.WATCH_CHANNEL_ID,

@@ -87,6 +87,8 @@ export const CHANGE_COMMANDS = [
   'domain dns',
   'musicbot create',
   'panel bind',
+  'access grant',
+  'access revoke',
 ] as const;
 
 export const approvalList = z

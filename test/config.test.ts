@@ -46,6 +46,7 @@ const SAMPLES: Record<string, string | undefined> = {
   APPROVAL_REQUIRED: 'domain register, musicbot  create',
   APPROVAL_CHANNEL_ID: '100000000000000008',
   APPROVAL_TIMEOUT_S: '600',
+  ACCESS_MAX_ELEVATION_H: '4',
   WATCH_CHANNEL_ID: '100000000000000009',
   WATCH_SCHEDULE: '*/30 6-18 * * 1-5',
   WATCH_LEAD_DAYS: '7, 60,14 7',
@@ -242,6 +243,7 @@ describe('parseConfig', () => {
         channelId: '100000000000000008',
         timeoutMs: 600_000,
       },
+      elevation: { maxHours: 4 },
       watch: {
         channelId: '100000000000000009',
         schedule: '*/30 6-18 * * 1-5',

@@ -20,5 +20,9 @@ export const AUDITED_COMMANDS = [
   'watch list',
   'watch check',
   'watch calendar',
+  'access grant',
+  'access revoke',
+  'access list',
+  'access explain',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];

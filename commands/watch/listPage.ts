@@ -6,11 +6,14 @@ import {
   ComponentType,
   channelMention,
 } from 'discord.js';
+import type { ReadScope } from '../../src/access/AccessPolicy.js';
+import { readScopeOf } from '../../src/access/readScopeOf.js';
 import type { CommandContext, ComponentHandler, ReadAnswer } from '../../src/discord/CommandModule.js';
 import { customId } from '../../src/discord/customId.js';
 import { figure, message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
 import { UserError } from '../../src/replies/UserError.js';
+import type { WatchedDomain } from '../../src/store/watchRecords.js';
 import { cutText } from '../../src/text/cutText.js';
 import type { DomainWatch } from '../../src/watch/DomainWatch.js';
 import { renderWatchLine } from '../../src/watch/renderWatchLines.js';
@@ -36,19 +39,44 @@ function pageButton(offset: number, label: string, disabled: boolean): APIButton
   };
 }
 
-/** In the channel (and its buttons): `context.t` is BOT_LOCALE's. */
+/** Watched domains read per store query when a reader's scope filters the list. */
+const SCOPED_READ = 500;
+
+/**
+ * A page of the watch list as the reader may see it: the store's paging for a reader of everything; for a
+ * narrower scope the whole list in the store's order, filtered, then paged (the store knows no patterns).
+ */
+async function readPage(
+  store: CommandContext['store'],
+  scope: ReadScope,
+  offset: number,
+): Promise<{ rows: WatchedDomain[]; total: number }> {
+  if (scope.everything) return store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
+  const readable: WatchedDomain[] = [];
+  for (let at = 0; ; at += SCOPED_READ) {
+    const { rows } = await store.watch.list({ limit: SCOPED_READ, offset: at });
+    readable.push(...rows.filter((r) => scope.covers({ kind: 'domain', ascii: r.domain })));
+    if (rows.length < SCOPED_READ) break;
+  }
+  return { rows: readable.slice(offset, offset + WATCH_PAGE_SIZE), total: readable.length };
+}
+
+/** In the channel (and its buttons): `context.t` is BOT_LOCALE's. Only what the reader may see is listed. */
 export async function listPage(
-  context: Pick<CommandContext, 'watch' | 'store' | 't'>,
+  context: Pick<CommandContext, 'watch' | 'store' | 't' | 'gate'> & {
+    interaction: Parameters<typeof readScopeOf>[0]['interaction'];
+  },
   requested: number,
 ): Promise<ReadAnswer> {
   const { t } = context;
   const watch = watchOf(context);
+  const scope = await readScopeOf(context);
   let offset = Math.max(0, requested);
-  let result = await context.store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
+  let result = await readPage(context.store, scope, offset);
   // Domains removed since the button was drawn: show the last page there still is.
   if (result.rows.length === 0 && offset > 0 && result.total > 0) {
     offset = Math.floor((result.total - 1) / WATCH_PAGE_SIZE) * WATCH_PAGE_SIZE;
-    result = await context.store.watch.list({ limit: WATCH_PAGE_SIZE, offset });
+    result = await readPage(context.store, scope, offset);
   }
   if (result.rows.length === 0) {
     return {

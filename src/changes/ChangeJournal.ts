@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AccessOperation } from '../access/accessOperations.js';
 import type { ChangeOperation } from '../hosting/operations.js';
 import type { Locale } from '../i18n/locales.js';
 import { message } from '../i18n/Translator.js';
@@ -33,7 +34,7 @@ export type SetToSend = Pick<DnsSet, 'domain' | 'records'>;
 
 /** What the journal needs of a change's definition (a command's change handler satisfies it). */
 export interface JournalledChange {
-  readonly operation: ChangeOperation;
+  readonly operation: ChangeOperation | AccessOperation;
   /** Parameters that are kept sealed while the change waits, and masked once it no longer does. */
   readonly secrets?: readonly string[];
   /**

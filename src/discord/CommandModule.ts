@@ -5,6 +5,9 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { AccessGate } from '../access/AccessGate.js';
+import type { AccessOperation } from '../access/accessOperations.js';
+import type { Tier } from '../access/tiers.js';
 import type { SetToSend } from '../changes/ChangeJournal.js';
 import type { Config } from '../config.js';
 import type { AddressResolver } from '../dns/AddressResolver.js';
@@ -18,7 +21,6 @@ import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { ChangePreview, LocalizedPreview, PreviewFile, ReplyBody } from '../replies/ReplyBody.js';
 import type { ChangeRecord, Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
-import type { Tier } from './access.js';
 import type { CommandInteraction, NamesOf, OptionNames, OptionsOf } from './typedOptions.js';
 
 /** Spread into every definition: guild installs only, never DMs or user installs. */
@@ -61,6 +63,8 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
   watch?: DomainWatch;
   /** The registry's word (RDAP); absent with RDAP_CHECK=off. */
   registry?: RegistryCheck;
+  /** The one access gate: its decisions (/access explain) and the invoker's read scope. */
+  gate?: AccessGate;
   /**
    * Words for this command's answer: the invoker's language for what only they see (ephemeral
    * answers, prompts, modals, suggestions), BOT_LOCALE for a read answered in the channel.
@@ -88,6 +92,10 @@ export interface MemoryContext {
 /** What sending a change may use: the record's parameters come separately. */
 export interface SendContext {
   hosting: HostingClient;
+  /** What an access change writes instead of calling the provider (/access grant, revoke, import). */
+  store: Store;
+  /** The store's time (the clock grants end by). */
+  now: () => Date;
   correlationId: string;
   /** What the change's API call passes along: its correlation id, how long its answer can still be delivered. */
   call: CallOptions;
@@ -166,7 +174,8 @@ export type FormContext = Pick<CommandContext, 'hosting' | 'config' | 'resolver'
  */
 export interface ChangeBasics<P extends object> {
   tier: Tier;
-  operation: ChangeOperation;
+  /** The provider's operation, or an access change (written to the store, not sent to the provider). */
+  operation: ChangeOperation | AccessOperation;
   /** Parameters that are secrets: stored only while pending, masked to their last four characters after. */
   secrets?: readonly (keyof P & string)[];
   /**

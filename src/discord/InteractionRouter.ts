@@ -5,6 +5,10 @@ import type {
   ChatInputCommandInteraction,
   Interaction,
 } from 'discord.js';
+import { AccessGate } from '../access/AccessGate.js';
+import { GrantCache } from '../access/GrantCache.js';
+import { optionValues } from '../access/resourcesOf.js';
+import { runsAnywhere } from '../access/tiers.js';
 import { AuditTrail } from '../audit/AuditTrail.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../changes/ChangeJournal.js';
@@ -15,7 +19,6 @@ import { handlerScope } from '../processGuards.js';
 import { approvalNotHere, RefusalError, restarting, UserError } from '../replies/UserError.js';
 import { cutText } from '../text/cutText.js';
 import { Answers, ephemeral } from './Answers.js';
-import { checkGates, runsAnywhere } from './access.js';
 import { answerLater } from './answerLater.js';
 import { answerUndecided } from './answerUndecided.js';
 import { type ComponentContext, type ComponentHandler, isModalRequest } from './CommandModule.js';
@@ -57,6 +60,8 @@ export class InteractionRouter {
   readonly #notices = new WaitNotices();
   /** The store's clock: what records, claims and audit rows are stamped with. */
   readonly #now: () => Date;
+  readonly gate: AccessGate;
+  readonly #contextDeps: RouterDeps & { gate: AccessGate };
 
   constructor(deps: RouterDeps) {
     this.#deps = deps;
@@ -72,6 +77,8 @@ export class InteractionRouter {
       now,
       deps.observer,
     );
+    this.gate = new AccessGate(new GrantCache(deps.store, deps.config.access), deps.config.access, now);
+    this.#contextDeps = { ...deps, gate: this.gate };
     this.#approvals = deps.approvals ?? new ApprovalPolicy(deps.store, deps.config.approval.required);
     this.#changes = new ChangeFlow(
       {
@@ -93,6 +100,7 @@ export class InteractionRouter {
         hosting: deps.hosting,
         config: deps.config,
         resolver: deps.resolver,
+        gate: this.gate,
         logger: deps.logger,
         secrets: deps.secrets,
         generatePassword: deps.generatePassword,
@@ -252,11 +260,12 @@ export class InteractionRouter {
     const invocation = newInvocation(this.#deps.logger, interaction, `button ${action}`, false);
     try {
       if (this.#changes.draining) throw restarting();
-      const tier = checkGates(interaction, handler.tier, this.#deps.config.access, invocation.label);
+      const { label } = invocation;
+      const tier = await this.gate.check(interaction, { label, tier: handler.tier, kind: 'read' });
       // A button of an answer in the channel updates it in the channel's language.
       const inChannel = !interaction.message.flags.has('Ephemeral');
       const { data, later, ...body } = await handler.update({
-        ...commandContext(this.#deps, interaction, invocation, tier, inChannel),
+        ...commandContext(this.#contextDeps, interaction, invocation, tier, inChannel),
         interaction: interaction as ComponentContext['interaction'],
         args,
       });
@@ -278,12 +287,16 @@ export class InteractionRouter {
     try {
       if (this.#changes.draining) throw restarting();
       if (!subcommand) throw new UserError(message('errors.unknown_command', { command: label }));
-      const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label, {
+      const tier = await this.gate.check(interaction, {
+        label,
+        tier: subcommand.tier,
+        kind: subcommand.kind,
+        values: optionValues(label, (name) => interaction.options.get(name)?.value),
         anyChannel: runsAnywhere(subcommand),
       });
       // A read answered in the channel speaks the channel's language; everything else the invoker's.
       const inChannel = subcommand.kind === 'read' && subcommand.ephemeral !== true;
-      const context = commandContext(this.#deps, interaction, invocation, tier, inChannel);
+      const context = commandContext(this.#contextDeps, interaction, invocation, tier, inChannel);
       checkOptionLimits(this.#table.options(label), interaction.options);
       switch (subcommand.kind) {
         case 'info': {
@@ -375,9 +388,10 @@ export class InteractionRouter {
     const invocation = newInvocation(this.#deps.logger, interaction, label, false);
     if (suggest && subcommand && !this.#changes.draining) {
       try {
-        const tier = checkGates(interaction, subcommand.tier, this.#deps.config.access, label);
+        const { tier: needed, kind } = subcommand;
+        const tier = await this.gate.check(interaction, { label, tier: needed, kind });
         const focused = interaction.options.getFocused(true);
-        const context = commandContext(this.#deps, interaction, invocation, tier);
+        const context = commandContext(this.#contextDeps, interaction, invocation, tier);
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('suggestions took too long')), AUTOCOMPLETE_BUDGET_MS);

@@ -4,6 +4,8 @@ import type {
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
 } from 'discord.js';
+import type { AccessGate } from '../access/AccessGate.js';
+import type { Tier } from '../access/tiers.js';
 import type { Config } from '../config.js';
 import { newCorrelationId } from '../correlationId.js';
 import type { AddressResolver } from '../dns/AddressResolver.js';
@@ -15,7 +17,6 @@ import type { RegistryCheck } from '../rdap/RegistryCheck.js';
 import type { Store } from '../store/index.js';
 import type { DomainWatch } from '../watch/DomainWatch.js';
 import type { Invocation } from './Answers.js';
-import type { Tier } from './access.js';
 import { answerDeadline } from './answerDeadline.js';
 import type { CommandContext, CommandModule } from './CommandModule.js';
 
@@ -69,6 +70,7 @@ export interface ContextDeps {
   watch?: DomainWatch;
   registry?: RegistryCheck;
   resolver: AddressResolver;
+  gate?: AccessGate;
 }
 
 /**
@@ -82,8 +84,10 @@ export function commandContext(
   tier: Tier,
   inChannel = false,
 ): CommandContext {
-  const { hosting, config, secrets, commands, generatePassword, store, watch, registry, resolver } = deps;
+  const { hosting, config, secrets, commands, generatePassword, store, watch, registry, resolver, gate } =
+    deps;
   return {
+    ...(gate ? { gate } : {}),
     t: translator(inChannel ? config.botLocale : invocation.locale),
     locale: invocation.locale,
     ...(watch ? { watch } : {}),

@@ -1,6 +1,8 @@
+import type { ReadScope } from '../access/AccessPolicy.js';
+import { readScopeOf } from '../access/readScopeOf.js';
+import { memberRoleIds, tierAllows } from '../access/tiers.js';
 import type { TargetSource } from '../store/index.js';
 import { domainToUnicode } from '../validation/idna.js';
-import { tierAllows } from './access.js';
 import type { Autocomplete, CommandContext } from './CommandModule.js';
 
 /** What Discord shows at most, and the longest choice value it takes. */
@@ -36,7 +38,13 @@ const SERVER_TARGET = /^server (\d{1,15})(?:\s|$)/;
 const NON_ASCII = /[^\u0020-\u007e]/;
 
 type Choice = { name: string; value: string };
-type SuggestionContext = Pick<CommandContext, 'store' | 'commands' | 'tier'>;
+type SuggestionContext = Pick<CommandContext, 'store' | 'commands' | 'tier' | 'gate' | 'interaction'>;
+/** The caller's context with their read scope: what they may see bounds what they are offered. */
+type Scoped = SuggestionContext & { scope: ReadScope };
+
+async function scoped(context: SuggestionContext): Promise<Scoped> {
+  return { ...context, scope: await readScopeOf(context) };
+}
 
 function choiceOf(ascii: string): Choice | undefined {
   // A value Discord would refuse (or a target that is not one domain) is not offered.
@@ -45,27 +53,41 @@ function choiceOf(ascii: string): Choice | undefined {
   return { name: unicode !== ascii ? `${unicode} (${ascii})` : ascii, value: ascii };
 }
 
-/** The subcommand a command name refers to, if the caller's tier may run it. */
-function runnable({ commands, tier }: SuggestionContext, { command, subcommand }: CommandName) {
+/**
+ * The subcommand a command name refers to, if the caller may run it: by their role tier, or (below it) by a
+ * grant of theirs that allows it somewhere — its targets are then filtered by their read scope.
+ */
+async function runnable(context: Scoped, { command, subcommand }: CommandName) {
+  const { commands, tier, gate, interaction } = context;
   const handler = commands.find((module) => module.definition.name === command)?.subcommands[subcommand];
-  return handler && tierAllows(tier, handler.tier) ? handler : undefined;
+  if (!handler) return undefined;
+  if (tierAllows(tier, handler.tier)) return handler;
+  if (!gate) return undefined;
+  const asker = { userId: interaction.user.id, roleIds: memberRoleIds(interaction) };
+  const label = `/${command} ${subcommand}`;
+  // Asked as a read naming no resource: "does a grant of theirs allow this command anywhere".
+  const decision = await gate.decide(asker, { label, tier: handler.tier, kind: 'read' });
+  return decision.allowed ? handler : undefined;
 }
 
 /**
  * Where suggestions may come from for this caller: only commands their tier may run, and only what
  * those commands showed the channel, so a viewer is never offered the target of an operator's change.
  */
-function sourcesFor(context: SuggestionContext, names: readonly CommandName[]): TargetSource[] {
-  return names.flatMap((name) => {
-    const handler = runnable(context, name);
-    if (handler === undefined || handler.kind === 'info') return [];
-    return [{ ...name, outcomes: SEEN_OUTCOMES[handler.kind] }];
-  });
+async function sourcesFor(context: Scoped, names: readonly CommandName[]): Promise<TargetSource[]> {
+  const sources = await Promise.all(
+    names.map(async (name) => {
+      const handler = await runnable(context, name);
+      if (handler === undefined || handler.kind === 'info') return [];
+      return [{ ...name, outcomes: SEEN_OUTCOMES[handler.kind] }];
+    }),
+  );
+  return sources.flat();
 }
 
 /** Domains used lately in domain commands (the audit trail) that contain `typed`, most recent first. */
-async function recentDomains(context: SuggestionContext, typed: string): Promise<string[]> {
-  const sources = sourcesFor(context, DOMAIN_COMMANDS);
+async function recentDomains(context: Scoped, typed: string): Promise<string[]> {
+  const sources = await sourcesFor(context, DOMAIN_COMMANDS);
   // Targets are stored as punycode: what was typed in Unicode is matched against their Unicode form.
   if (NON_ASCII.test(typed)) {
     const targets = await context.store.audit.recentTargets(sources, '', RECENT_SCAN);
@@ -75,8 +97,8 @@ async function recentDomains(context: SuggestionContext, typed: string): Promise
 }
 
 /** Watched domains containing `typed`, for a caller who may list the watch. */
-async function watchedDomains(context: SuggestionContext, typed: string): Promise<string[]> {
-  if (runnable(context, { command: 'watch', subcommand: 'list' }) === undefined) return [];
+async function watchedDomains(context: Scoped, typed: string): Promise<string[]> {
+  if ((await runnable(context, { command: 'watch', subcommand: 'list' })) === undefined) return [];
   return context.store.watch.search(typed, MAX_CHOICES);
 }
 
@@ -90,13 +112,18 @@ export async function domainChoices(
   options: { watchedFirst?: boolean } = {},
 ): Promise<Choice[]> {
   const part = typed.trim().toLowerCase();
-  const [watched, recent] = await Promise.all([watchedDomains(context, part), recentDomains(context, part)]);
+  const withScope = await scoped(context);
+  const [watched, recent] = await Promise.all([
+    watchedDomains(withScope, part),
+    recentDomains(withScope, part),
+  ]);
   const ordered = options.watchedFirst ? [...watched, ...recent] : [...recent, ...watched];
   const seen = new Set<string>();
   const choices: Choice[] = [];
   for (const domain of ordered) {
     if (seen.has(domain)) continue;
     seen.add(domain);
+    if (!withScope.scope.covers({ kind: 'domain', ascii: domain })) continue;
     const choice = choiceOf(domain);
     if (choice) choices.push(choice);
     if (choices.length === MAX_CHOICES) break;
@@ -146,13 +173,16 @@ export const suggestServerIds: Autocomplete = async (context) => {
   const typed = focused.value.trim();
   // Anything but digits can match no id.
   if (!/^\d*$/.test(typed)) return [];
-  const targets = await store.audit.recentTargets(sourcesFor(context, SERVER_COMMANDS), typed, RECENT_SCAN);
+  const withScope = await scoped(context);
+  const sources = await sourcesFor(withScope, SERVER_COMMANDS);
+  const targets = await store.audit.recentTargets(sources, typed, RECENT_SCAN);
   const ids: number[] = [];
   for (const target of targets) {
     const id = SERVER_TARGET.exec(target)?.[1];
     if (id === undefined || !id.includes(typed)) continue;
     const value = Number(id);
     if (!Number.isSafeInteger(value) || value < 1 || ids.includes(value)) continue;
+    if (!withScope.scope.covers({ kind: 'server', id: value })) continue;
     ids.push(value);
     if (ids.length === MAX_CHOICES) break;
   }

@@ -1,4 +1,5 @@
 import type { Locale } from './locales.js';
+import * as access from './messages/access.js';
 import * as audit from './messages/audit.js';
 import * as changes from './messages/changes.js';
 import * as common from './messages/common.js';
@@ -50,6 +51,7 @@ export const english = {
   ...watch.en,
   ...rdap.en,
   ...console.en,
+  ...access.en,
 } as const;
 
 export type English = typeof english;
@@ -71,5 +73,6 @@ export const catalogue: Record<Locale, { readonly [K in keyof English]: string }
     ...watch.de,
     ...rdap.de,
     ...console.de,
+    ...access.de,
   },
 };

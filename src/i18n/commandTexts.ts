@@ -123,6 +123,10 @@ const de = {
   'audit.command=watch list': { name: '/überwachung liste' },
   'audit.command=watch check': { name: '/überwachung prüfen' },
   'audit.command=watch calendar': { name: '/überwachung kalender' },
+  'audit.command=access grant': { name: '/zugriff erteilen' },
+  'audit.command=access revoke': { name: '/zugriff widerrufen' },
+  'audit.command=access list': { name: '/zugriff liste' },
+  'audit.command=access explain': { name: '/zugriff erklären' },
   'audit.target': {
     name: 'ziel',
     description: 'Nur Einträge, deren Ziel diesen Text enthält; unter 3 Zeichen das ganze Ziel',
@@ -169,6 +173,44 @@ const de = {
     name: 'kalender',
     description: 'Die Ablaufdaten der überwachten Domains als Kalenderdatei (.ics)',
   },
+  access: {
+    name: 'zugriff',
+    description: 'Berechtigungen: wer welche Befehle für welche Domains, Server und Adressen ausführen darf',
+  },
+  'access.grant': {
+    name: 'erteilen',
+    description: 'Erteilt einer Rolle oder einem Mitglied Befehle oder eine Stufe für Muster von Ressourcen',
+  },
+  'access.grant.who': { name: 'wer', description: 'Eine Rolle oder ein Mitglied' },
+  'access.grant.what': {
+    name: 'was',
+    description: 'Befehlspfade oder eine Stufe, durch Kommas getrennt: domain dns, server rdns · operator',
+  },
+  'access.grant.on': {
+    name: 'für',
+    description: 'Muster: *.acme.example server:100-199 ip:203.0.113.0/24 oder *',
+  },
+  'access.grant.until': {
+    name: 'bis',
+    description: 'Wann sie endet: 8h, 2d oder 2026-12-01T18:00Z (Standard: bis zum Widerruf)',
+  },
+  'access.revoke': {
+    name: 'widerrufen',
+    description: 'Widerruft eine Berechtigung (oder beendet eine Erhöhung) per ID',
+  },
+  'access.revoke.id': { name: 'id', description: 'Die ID der Berechtigung (g…)' },
+  'access.list': {
+    name: 'liste',
+    description: 'Die geltenden Berechtigungen, aller oder einer Rolle oder eines Mitglieds',
+  },
+  'access.list.who': { name: 'wer', description: 'Eine Rolle oder ein Mitglied' },
+  'access.explain': {
+    name: 'erklären',
+    description: 'Ob ein Mitglied einen Befehl (für ein Ziel) ausführen darf, und durch welche Berechtigung',
+  },
+  'access.explain.user': { name: 'mitglied', description: 'Das Mitglied' },
+  'access.explain.command': { name: 'befehl', description: 'Ein Befehlspfad: domain dns' },
+  'access.explain.target': { name: 'ziel', description: 'Eine Domain, server:42 oder eine IP-Adresse' },
 } as const satisfies Readonly<Record<string, CommandText>>;
 
 /** The paths the translations name: held to the definitions' paths in commands/index.ts by the typecheck. */

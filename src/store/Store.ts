@@ -1,4 +1,5 @@
 import type { Locale } from '../i18n/locales.js';
+import type { GrantQueries } from './grantRecords.js';
 import type { OwedPost, PostKind, PostsToTake } from './OwedPost.js';
 import type { NewRegistryRecord, RegistryFlag, RegistryRecord } from './registryTypes.js';
 
@@ -25,6 +26,7 @@ import type {
 } from './watchRecords.js';
 
 export type * from './auditRecords.js';
+export type * from './grantRecords.js';
 export type * from './watchRecords.js';
 
 export type ChangeState =
@@ -382,6 +384,8 @@ export interface Store {
    * are written as given, every column included; audit entries get new ids in the order given.
    */
   importRows(rows: ImportRows): Promise<ImportResult>;
+  /** /access grants (migration 0021). */
+  readonly grants: GrantQueries;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,7 @@ import { batchClaims, type Claim } from './batchClaims.js';
 import { type BulkWriter, noBulkWriter, type OffLoop } from './bulkWriter.js';
 import { changeQueries } from './changeQueries.js';
 import { dnsSetQueries } from './dnsSetQueries.js';
+import { grantQueries } from './grantQueries.js';
 import { importRows } from './importRows.js';
 import { owedPostQueries } from './owedPostQueries.js';
 import { recentTargetsQuery } from './recentTargetsQuery.js';
@@ -62,6 +63,8 @@ export function createKyselyStore(
     watch: watchQueries(db, engine),
 
     registry: registryQueries(db),
+
+    grants: grantQueries(db),
 
     replicas: {
       async heartbeat({ replicaId, role, host, pid, startedAt }, now) {

@@ -147,7 +147,26 @@ export interface RegistryAnswersTable {
   version: number;
 }
 
+export interface AccessGrantsTable {
+  id: string;
+  subject_kind: string;
+  subject_id: string;
+  what: string;
+  patterns: string;
+  until_at: number | null;
+  created_by: string;
+  created_at: number;
+  request_id: string | null;
+}
+
+export interface AccessGenerationTable {
+  id: number;
+  generation: number;
+}
+
 export interface Database {
+  access_grants: AccessGrantsTable;
+  access_generation: AccessGenerationTable;
   registry_answers: RegistryAnswersTable;
   settings: SettingsTable;
   forms: FormsTable;

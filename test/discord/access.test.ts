@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memberTier, tierAllows } from '../../src/discord/access.js';
+import { memberTier, tierAllows } from '../../src/access/tiers.js';
 
 const access = {
   viewerRoleIds: ['1'],

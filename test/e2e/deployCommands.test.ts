@@ -21,6 +21,7 @@ const STRING = 3;
 const INTEGER = 4;
 const BOOLEAN = 5;
 const USER = 6;
+const MENTIONABLE = 9;
 const ATTACHMENT = 11;
 const GUILD_CONTEXT = 0;
 const GUILD_INSTALL = 0;
@@ -72,6 +73,12 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
     list: {},
     check: {},
     calendar: {},
+  },
+  access: {
+    grant: { who: [MENTIONABLE, true], what: [STRING, true], on: [STRING, true], until: [STRING, false] },
+    revoke: { id: [STRING, true] },
+    list: { who: [MENTIONABLE, false] },
+    explain: { user: [USER, true], command: [STRING, true], target: [STRING, false] },
   },
 };
 

@@ -61,6 +61,9 @@ const SAMPLES: Record<string, Record<string, string | number | boolean>> = {
   'panel bind': { license: 'ABCD-1234-EFGH', ip: '203.0.113.7' },
   'watch add': { domains: 'example.com example.org' },
   'watch remove': { domains: 'example.com example.org' },
+  'access grant': { who: 'role:200000000000000050', what: 'domain dns', on: '*.acme.example', until: '8h' },
+  'access revoke': { id: 'g00000001' },
+  'access explain': { user: '100000000000000050', command: 'domain dns', target: 'shop.acme.example' },
 };
 
 interface StringOption {

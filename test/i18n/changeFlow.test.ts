@@ -1,5 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccessGate } from '../../src/access/AccessGate.js';
+import { GrantCache } from '../../src/access/GrantCache.js';
 import { ApprovalPolicy } from '../../src/changes/ApprovalPolicy.js';
 import { ChangeJournal } from '../../src/changes/ChangeJournal.js';
 import { recordedPreview } from '../../src/changes/recordedPreview.js';
@@ -208,6 +210,7 @@ describe('ChangeFlow in German', () => {
         hosting: {} as HostingClient,
         config,
         resolver: sandboxZone(),
+        gate: new AccessGate(new GrantCache(store, config.access), config.access, now),
         logger: logs.logger,
         secrets: logs.secrets,
         generatePassword: () => 'password',

@@ -63,6 +63,7 @@ describe('deploy-commands registers the German names and descriptions', () => {
       'hilfe',
       'audit',
       'überwachung',
+      'zugriff',
     ]);
 
     for (const [index, command] of commands.entries()) {

@@ -35,6 +35,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // The value types of the environment, and the one schema made of them (the sandbox's defaults below both).
   ['configValues.ts'],
   ['config.ts'],
+  // Who may do what (issue 50): tiers, grants and their patterns, the one decision and its gate.
+  ['access'],
   // What HostOps does, each on its own: none of them imports another.
   ['audit', 'changes', 'dns', 'watch'],
   // Metrics, health and the calendar over what is below; the Discord face reports into it.
@@ -109,7 +111,7 @@ describe('imports', () => {
     ]);
     const source = [
       "import type { CommandModule } from './CommandModule.js';",
-      "export type { Tier } from './access.js';",
+      "export type { ClickAction } from './changes/ClickGuard.js';",
       "type Config = import('../config.js').Config;",
       "const store = await import('../store/index.js');",
       "import { z } from 'zod';",
@@ -117,7 +119,7 @@ describe('imports', () => {
     expect(importsOf('src/discord/made.ts', source).sort()).toEqual([
       'src/config.ts',
       'src/discord/CommandModule.ts',
-      'src/discord/access.ts',
+      'src/discord/changes/ClickGuard.ts',
       'src/store/index.ts',
     ]);
   });

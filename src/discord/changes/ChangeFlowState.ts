@@ -1,4 +1,5 @@
 import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { AccessGate } from '../../access/AccessGate.js';
 import type { ApprovalPolicy } from '../../changes/ApprovalPolicy.js';
 import type { ChangeJournal } from '../../changes/ChangeJournal.js';
 import { masked } from '../../changes/masked.js';
@@ -29,6 +30,8 @@ export interface ChangeFlowDeps {
   hosting: HostingClient;
   config: Config;
   resolver: AddressResolver;
+  /** The one gate: a press is decided again on the grants in force now. */
+  gate: AccessGate;
   logger: Logger;
   secrets: SecretRegistry;
   generatePassword: () => string;
@@ -137,9 +140,11 @@ export class ChangeFlowState {
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
   /** `answerBy`: when the interaction that will carry the outcome can no longer be answered (performance.now()). */
   sendContext(record: ChangeRecord, locale: Locale = record.locale, answerBy?: number): SendContext {
-    const { hosting, logger, secrets, generatePassword } = this.deps;
+    const { hosting, logger, secrets, generatePassword, store, now } = this.deps;
     return {
       hosting,
+      store,
+      now,
       logger,
       secrets,
       generatePassword,

@@ -3,7 +3,6 @@ import type { Translator } from '../../i18n/Translator.js';
 import { restarting } from '../../replies/UserError.js';
 import type { ChangeRecord, ChangeState } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
-import { checkGates } from '../access.js';
 import type { AnyChangeSpec } from '../CommandModule.js';
 import type { ChangeFlowState } from './ChangeFlowState.js';
 import { closedMessage, decidedMessage, notSent, presserT } from './renderChange.js';
@@ -81,7 +80,7 @@ export class ClickGuard {
     action: ClickAction,
   ): Promise<Click | undefined> {
     const rule = RULES[action];
-    const { journal, specs, config, answers, now } = this.state.deps;
+    const { journal, specs, gate, answers, now } = this.state.deps;
     const t = presserT(interaction);
     let record: ChangeRecord | undefined;
     try {
@@ -141,8 +140,14 @@ export class ClickGuard {
     if (rule.gates && !(rule.gates.notForRequester && own)) {
       try {
         // Roles or channel rules may have changed since the prompt or the request was shown.
-        const options = rule.gates.anyChannel ? { anyChannel: true } : {};
-        checkGates(interaction, spec.tier, config.access, record.command, options);
+        // Grants too: a revoke since the prompt (or the request) refuses the press, on every replica.
+        await gate.check(interaction, {
+          label: record.command,
+          tier: spec.tier,
+          kind: 'change',
+          values: record.parameters,
+          anyChannel: rule.gates.anyChannel === true,
+        });
       } catch (error) {
         if (rule.startsChange) await answers.fail(interaction, invocation, error);
         else await answers.fail(interaction, { ...invocation, locale: t.locale }, error, false);

@@ -19,6 +19,7 @@ import * as m0017 from './0017_watch_flagged.js';
 import * as m0018 from './0018_registry_answers.js';
 import * as m0019 from './0019_audit_announce.js';
 import * as m0020 from './0020_owed_posts.js';
+import * as m0021 from './0021_access_grants.js';
 import * as m0023 from './0023_registry_reasks.js';
 
 /**
@@ -46,6 +47,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     '0018_registry_answers': { up: (db) => m0018.up(db) },
     '0019_audit_announce': { up: (db) => m0019.up(db, engine) },
     '0020_owed_posts': { up: (db) => m0020.up(db) },
+    '0021_access_grants': { up: (db) => m0021.up(db) },
     '0023_registry_reasks': { up: (db) => m0023.up(db) },
   };
 }

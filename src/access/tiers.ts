@@ -88,6 +88,20 @@ export function canRun(
   return refusalOf(interaction, held, subcommand.tier, access, '', runsAnywhere(subcommand)) === undefined;
 }
 
+/** The gates of place, before any grant: a guild install of ours, and (unless `anyChannel`) an ops channel. */
+export function placeRefusal(
+  interaction: Gated,
+  access: AccessConfig,
+  anyChannel: boolean,
+): RefusalError | undefined {
+  return refusalOf(interaction, 'admin', 'everyone', access, '', anyChannel);
+}
+
+/** The refusal of a command whose tier no role or grant of the member reaches. */
+export function tierRefusalError(commandLabel: string, needed: Tier, access: AccessConfig): RefusalError {
+  return new RefusalError(tierRefusal(commandLabel, needed, access), 'tier');
+}
+
 function refusalOf(
   interaction: Gated,
   held: Tier,
