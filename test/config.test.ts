@@ -362,7 +362,7 @@ describe('parseConfig', () => {
     ['RDAP_MAX_PER_SERVER', '0', 'must be a whole number from 1 to 16'],
     ['RDAP_MIN_INTERVAL_MS', '-5', 'whole number'],
     // Past what a timer holds (2^31 − 1 ms).
-    ['RDAP_MAX_RETRY_AFTER_S', '2147484', '<=2147483'],
+    ['RDAP_MAX_RETRY_AFTER_S', '2147484', 'from 1 to 2147483'],
   ])('%s=%s is rejected, naming the variable', (variable, value, hint) => {
     const [problem, ...rest] = problems({ ...valid, [variable]: value });
     expect(rest).toEqual([]);

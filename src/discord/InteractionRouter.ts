@@ -122,10 +122,7 @@ export class InteractionRouter {
     }
   }
 
-  /**
-   * Never rejects: every failure is answered and logged here. Resolves, once the interaction's work is
-   * done, with whether this process took it (false: another replica did, or it had been handled before).
-   */
+  /** Never rejects (failures are answered and logged); resolves with whether this process took it. */
   handle(interaction: Interaction): Promise<boolean> {
     this.firstResponses.received(interaction);
     let taken = false;
@@ -143,10 +140,8 @@ export class InteractionRouter {
   }
 
   /**
-   * Every replica receives every interaction (or, over HTTP, one receives it, possibly twice); the one
-   * whose claim (a unique key in the store) lands first handles it, the others drop it without a word.
-   * A claim the store cannot decide is not won: nothing is done, and the interaction is answered "try
-   * again" (a second delivery — a retrying proxy, Discord's retry — must never be handled twice).
+   * The replica whose claim (a unique key in the store) lands first handles the interaction; others drop it.
+   * A claim the store cannot decide is not won: answered "try again", never handled twice.
    */
   async #claim(interaction: Interaction): Promise<boolean> {
     const broadcast = this.#deps.broadcast ?? true;
@@ -184,11 +179,7 @@ export class InteractionRouter {
     return this.#inFlight.size;
   }
 
-  /**
-   * Stops taking new commands and waits up to graceMs for those in flight (confirmed changes
-   * included) to answer. Open prompts stay open: their records outlive the process.
-   * Resolves true when everything finished in time.
-   */
+  /** Stops taking commands, waits up to graceMs for those in flight; true when all finished. Prompts stay open. */
   async drain(graceMs: number): Promise<boolean> {
     this.#changes.startDraining();
     const deadline = Date.now() + graceMs;
@@ -376,10 +367,7 @@ export class InteractionRouter {
     }
   }
 
-  /**
-   * Suggestions, gated like the command they belong to: a member who may not run it (or who is in
-   * a channel where it is not taken) gets none. Answered within Discord's 3 seconds or not at all.
-   */
+  /** Suggestions, gated like their command (none where it may not run), within Discord's 3 s or not at all. */
   async #autocomplete(interaction: AutocompleteInteraction): Promise<void> {
     const label = commandPath(interaction);
     const subcommand = this.#table.subcommand(label);

@@ -83,15 +83,9 @@ export interface ChangePatch {
   expiresAt?: Date;
   replicaId?: string | null;
   approval?: Record<string, unknown> | null;
-  /**
-   * Moving to `sending`: of the changes with this key, only one may be `sending` at a time; while
-   * another one is, the transition throws TargetBusyError and changes nothing.
-   */
+  /** Moving to `sending`: one change of this key at a time; else TargetBusyError, nothing changed. */
   serialKey?: string | null;
-  /**
-   * The DNS record set the change sends (a move to `sending`): written in the same transaction, sent at
-   * the transition's `now` and by the change's requester, once more on a resend.
-   */
+  /** The record set a move to `sending` sends: written in its transaction, at its `now`, by its requester. */
   sends?: Pick<DnsSet, 'domain' | 'records'>;
 }
 

@@ -36,9 +36,10 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
     info: { domain: [STRING, true] },
     expiry: { domains: [STRING, true], within: [INTEGER, false] },
     register: {
-      domain: [STRING, true],
-      ns1: [STRING, true],
-      ns2: [STRING, true],
+      // Optional since the registration form (issue 51): without them the form opens.
+      domain: [STRING, false],
+      ns1: [STRING, false],
+      ns2: [STRING, false],
       owner: [STRING, false],
       admin: [STRING, false],
       tech: [STRING, false],
@@ -49,10 +50,11 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
   },
   musicbot: {
     create: {
-      username: [STRING, true],
-      email: [STRING, true],
-      storage: [STRING, true],
-      bots: [INTEGER, true],
+      // Optional since the onboarding form (issue 51): without them the form opens.
+      username: [STRING, false],
+      email: [STRING, false],
+      storage: [STRING, false],
+      bots: [INTEGER, false],
     },
   },
   panel: { bind: { license: [STRING, true], ip: [STRING, true] } },
