@@ -380,6 +380,10 @@ describe('/help', () => {
     ['/watch list', 'viewer'],
     ['/watch check', 'operator'],
     ['/watch calendar', 'viewer'],
+    ['/access grant', 'admin'],
+    ['/access revoke', 'admin'],
+    ['/access list', 'admin'],
+    ['/access explain', 'admin'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 
