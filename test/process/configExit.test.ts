@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { CHANGE_COMMANDS } from '../../src/configValues.js';
 import { builtEntryArgs } from '../support/built.js';
 
 const run = promisify(execFile);
@@ -82,7 +83,7 @@ describe.concurrent('invalid configuration at start-up', { timeout: 120_000 }, (
       '  HOSTING_API_TIMEOUT_MS: must be a whole number from 100 to 300000',
       '  HOSTING_API_TIMEZONE: must be an IANA time zone such as Europe/Berlin',
       '  DATABASE_URL: must start with sqlite: or postgres://',
-      `  APPROVAL_REQUIRED: must be a comma-separated list of changing commands: server rdns, domain register, domain dns, musicbot create, panel bind`,
+      `  APPROVAL_REQUIRED: must be a comma-separated list of changing commands: ${CHANGE_COMMANDS.join(', ')}`,
       '  WATCH_SCHEDULE: must be a cron expression such as "0 8 * * *" (minute hour day month weekday, optional seconds first)',
       '  WATCH_LEAD_DAYS: must list days from 0 to 3650',
       '  METRICS_TOKEN: must be 32–256 letters, digits, - or _ (e.g. openssl rand -hex 24)',

@@ -649,7 +649,7 @@ describe.each(engines)('$engine store', ({ engine, freshUrl }) => {
       expect((await own.query({}, { limit: 10, offset: 0 })).total).toBe(1);
       // 60 s, as historyIndexes' purge case: the rests between batches scale with each batch's time, and a
       // bulk-write worker's start on a loaded machine (four test files on two cores) passed 20 s once in CI.
-    }, 60_000);
+    }, 120_000);
   });
 
   describe('claims', () => {
