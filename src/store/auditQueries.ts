@@ -21,10 +21,16 @@ export const PURGE_PAUSE_MS = 20;
  * takes a minute or less; 100,000 take about half an hour on SQLite, in the background.
  */
 export const PURGE_REST = 200;
+/**
+ * The longest rest. A batch that took long because the machine was busy (the worker's round trip, not
+ * the store) would otherwise rest for tens of seconds a batch: the purge's length would follow the load,
+ * not the work (CI saw three batches outlast 30 s beside a second suite).
+ */
+export const PURGE_MAX_REST_MS = 5_000;
 
 /** How long the purge rests after a batch that took `batchMs`. */
 export function purgeRestMs(batchMs: number): number {
-  return Math.max(PURGE_PAUSE_MS, PURGE_REST * batchMs);
+  return Math.min(PURGE_MAX_REST_MS, Math.max(PURGE_PAUSE_MS, PURGE_REST * batchMs));
 }
 
 /**

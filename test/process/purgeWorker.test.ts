@@ -52,7 +52,7 @@ it('purges every expired entry, batch after batch, on the bulk-write worker, and
     api: fakes.api,
     env: { DATABASE_URL: `sqlite:${path}`, AUDIT_RETENTION_DAYS: '1' },
   });
-  const purged = await bot.waitForLog(logged('purged old audit entries'), 30_000);
+  const purged = await bot.waitForLog(logged('purged old audit entries'), 100_000);
   expect(purged.json.audit).toBe(EXPIRED);
   bot.kill('SIGTERM');
   expect((await bot.exitWithin(10_000)).code).toBe(0);

@@ -19,6 +19,7 @@ import {
   auditPurgeBatch,
   auditQueries,
   PURGE_BATCH,
+  PURGE_MAX_REST_MS,
   PURGE_PAUSE_MS,
   PURGE_REST,
   purgeRestMs,
@@ -464,6 +465,11 @@ describe('the purge rests in proportion to its batches', () => {
     // A batch that ran into a checkpoint (SQLite) or a busy server: a longer rest after it.
     expect(purgeRestMs(12)).toBe(12 * PURGE_REST);
     expect(1 / (1 + PURGE_REST)).toBeLessThanOrEqual(0.005);
+  });
+
+  it('at most PURGE_MAX_REST_MS, however long a batch took on a busy machine', () => {
+    expect(purgeRestMs(PURGE_MAX_REST_MS / PURGE_REST + 1)).toBe(PURGE_MAX_REST_MS);
+    expect(purgeRestMs(10_000)).toBe(PURGE_MAX_REST_MS);
   });
 });
 
