@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   arr,
@@ -15,7 +16,7 @@ import {
   textOf,
 } from '../support/e2eHelpers.js';
 import type { DispatchedInteraction, InteractionOptions } from '../support/FakeDiscord.js';
-import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+import { ROLES, startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
 
 // The forms of issue 51, on the built bot through the fake Discord, which checks every body against
 // Discord's OpenAPI description (test/support/discordSpec.ts) and refuses one that breaks it.
@@ -24,9 +25,28 @@ const GIB = 1024 ** 3;
 const OTHER_USER = '300000000000000079';
 
 let t: TestBot;
+const databaseUrl = tempDatabaseUrl();
 beforeAll(async () => {
-  t = await startTestBot({ MUSICBOT_STORAGE_PLANS: '5 GiB, 10 GiB, 25 GiB', MUSICBOT_MAX_BOTS: '5' });
+  t = await startTestBot({
+    DATABASE_URL: databaseUrl,
+    MUSICBOT_STORAGE_PLANS: '5 GiB, 10 GiB, 25 GiB',
+    MUSICBOT_MAX_BOTS: '5',
+  });
 });
+
+/**
+ * Every open form's 14 minutes run out: a form's life is reckoned by the database's own clock
+ * (`expires_at` against the store's now), so the test moves the forms' ends into the past rather than
+ * wait a quarter of an hour.
+ */
+function expireOpenForms(): number {
+  const database = new Database(databaseUrl.replace(/^sqlite:/, ''));
+  try {
+    return database.prepare('update forms set expires_at = expires_at - 15 * 60 * 1000').run().changes;
+  } finally {
+    database.close();
+  }
+}
 afterAll(async () => {
   await t?.stop();
 });
@@ -209,6 +229,30 @@ describe('/musicbot create without options: the onboarding form', () => {
     await idle(t);
     expect(t.api.requests).toHaveLength(0);
     expect(prompt.confirmId).toMatch(/^hostops:confirm:/);
+  });
+});
+
+describe('a form whose time is up', () => {
+  it('its submit, and Edit under an invalid one, are refused clearly; nothing is sent', async () => {
+    const form = await open({ commandName: 'musicbot', subcommand: 'create', options: {} });
+    const wrong = submit(form, { ...ACCOUNT, email: 'alice@@example' });
+    const answer = await callbackOf(t, wrong);
+    expect(textOf(answer.data)).toMatch(/^\*\*E-mail\*\*/);
+    const edit = rec(dig(answer.data, 'components', 0, 'components', 0));
+    const message = t.discord.originalMessage(wrong);
+    if (!message) throw new Error('no message behind the answer');
+    expect(expireOpenForms()).toBeGreaterThan(0);
+    const late = await callbackOf(
+      t,
+      t.discord.dispatchComponent({ customId: str(edit.custom_id), message, roles: [ROLES.admin] }),
+    );
+    expect(late.type).toBe(CallbackType.reply);
+    expect(isEphemeral(late.data)).toBe(true);
+    expect(textOf(late.data)).toMatch(/no longer open/);
+    const lateSubmit = await callbackOf(t, submit(form, ACCOUNT));
+    expect(textOf(lateSubmit.data)).toMatch(/no longer open .*Nothing was sent/);
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
   });
 });
 

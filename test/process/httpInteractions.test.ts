@@ -300,6 +300,54 @@ describe('commands over HTTP', () => {
     expect(f.discord.specRefusals).toEqual([]);
   });
 
+  it('the registration form over HTTP: filled, submitted, confirmed, sent once; a stranger’s submit sends nothing', async () => {
+    const before = f.api.requestsFor('createDomain').length;
+    const command = f.discord.dispatchInteraction({
+      commandName: 'domain',
+      subcommand: 'register',
+      options: {},
+      roles: [PROCESS_ROLES.admin],
+    });
+    const modal = await nth(f.discord, command, 0);
+    expect(modal.via).toBe('http-response');
+    const customId = String((modal.body as { data: { custom_id: string } }).data.custom_id);
+    const fields = {
+      domain: 'http-form.example',
+      ns1: 'ns1.example.net',
+      ns2: 'ns2.example.net',
+      contacts: 'owner: C-9\nadmin: ADM-1\ntech: TEC-1\nzone: ZON-1',
+    };
+    const stranger = f.discord.dispatchModalSubmit({
+      customId,
+      fields,
+      roles: [PROCESS_ROLES.admin],
+      userId: '300000000000000079',
+    });
+    expect(textOf(messageOf(await nth(f.discord, stranger, 0)))).toMatch(/no longer open/);
+    const submit = f.discord.dispatchModalSubmit({ customId, fields, roles: [PROCESS_ROLES.admin] });
+    const first = await nth(f.discord, submit, 0);
+    const prompt = callbackType(first) === 5 ? await nth(f.discord, submit, 1) : first;
+    expect(textOf(messageOf(prompt))).toContain('http-form.example');
+    const message = f.discord.originalMessage(submit);
+    if (!message) throw new Error('no prompt message');
+    const click = f.discord.dispatchComponent({
+      customId: confirmIdOf(prompt),
+      message: { id: message.id },
+      roles: [PROCESS_ROLES.admin],
+    });
+    expect((await nth(f.discord, click, 0)).via).toBe('http-response');
+    await nth(f.discord, click, 1);
+    const sent = f.api.requestsFor('createDomain').slice(before);
+    expect(sent).toHaveLength(1);
+    expect(Object.fromEntries(sent[0]?.query ?? [])).toMatchObject({
+      domain: 'http-form.example',
+      ns1: 'ns1.example.net',
+      ns2: 'ns2.example.net',
+    });
+    expect([...(sent[0]?.query.values() ?? [])]).toContain('C-9');
+    expect(f.discord.specRefusals).toEqual([]);
+  });
+
   it('autocomplete: the suggestions are the HTTP response', async () => {
     const complete = f.discord.dispatchAutocomplete({
       commandName: 'domain',
