@@ -55,6 +55,7 @@ import {
   type TextChannel,
   validateMessageBody,
 } from './fakeDiscordPayloads.js';
+import { hangLimit } from './hangLimit.js';
 import { InteractionSigner, type SignedHeaders } from './interactionSigner.js';
 import { NonceWindow } from './NonceWindow.js';
 
@@ -523,7 +524,8 @@ export class FakeDiscord {
   }
 
   /** Resolves once a client holds a live session: READY + GUILD_CREATEs (or RESUMED) have been sent. */
-  waitForReady(timeoutMs = 10_000): Promise<void> {
+  waitForReady(askedMs = 10_000): Promise<void> {
+    const timeoutMs = hangLimit(askedMs);
     if (this.#active !== undefined) return Promise.resolve();
     return this.#wait(
       timeoutMs,
@@ -535,7 +537,8 @@ export class FakeDiscord {
     );
   }
 
-  waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
+  waitForRequest(predicate: (r: RecordedRequest) => boolean, askedMs = 10_000): Promise<RecordedRequest> {
+    const timeoutMs = hangLimit(askedMs);
     const existing = this.requests.find(predicate);
     if (existing !== undefined) return Promise.resolve(existing);
     return this.#wait<RecordedRequest>(

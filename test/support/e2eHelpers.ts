@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { DispatchedInteraction, InteractionOptions, RecordedRequest } from './FakeDiscord.js';
 import type { OperationName, Reply } from './FakeHostingApi.js';
+import { hangLimit } from './hangLimit.js';
 import { ROLES, type TestBot } from './startTestBot.js';
 
 export type Json = Record<string, unknown>;
@@ -312,9 +313,10 @@ export function publicBodies(t: TestBot): Json[] {
 export async function waitUntil(
   condition: () => boolean,
   what: string,
-  timeoutMs = 10_000,
+  askedMs = 10_000,
   stepMs = 5,
 ): Promise<void> {
+  const timeoutMs = hangLimit(askedMs);
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -17,6 +17,7 @@ import {
 } from './FakeDiscord.js';
 import { FakeHostingApi } from './FakeHostingApi.js';
 import { freePort } from './freePort.js';
+import { hangLimit } from './hangLimit.js';
 import { sourceEntryArgs } from './runSource.js';
 
 export { freePort };
@@ -238,7 +239,8 @@ export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
     return `${exit ? `process exited (${exit.code ?? exit.signal})` : 'process running'}; last lines:\n${tail}`;
   };
 
-  const waitForLog = (predicate: LogPredicate, timeoutMs = 10_000): Promise<LogLine> => {
+  const waitForLog = (predicate: LogPredicate, askedMs = 10_000): Promise<LogLine> => {
+    const timeoutMs = hangLimit(askedMs);
     const test = typeof predicate === 'string' ? (l: LogLine) => l.raw.includes(predicate) : predicate;
     const found = lines.find(test);
     if (found) return Promise.resolve(found);
@@ -278,7 +280,8 @@ export async function spawnBot(options: SpawnOptions): Promise<SpawnedBot> {
     get exit() {
       return exit;
     },
-    exitWithin(timeoutMs) {
+    exitWithin(askedMs) {
+      const timeoutMs = hangLimit(askedMs);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -311,9 +314,10 @@ export function logged(msg: string, fields: Json = {}): (line: LogLine) => boole
 export async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  timeoutMs = 10_000,
+  askedMs = 10_000,
   stepMs = 10,
 ): Promise<T> {
+  const timeoutMs = hangLimit(askedMs);
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
 } from './FakeDiscord.js';
 import { FakeHostingApi } from './FakeHostingApi.js';
+import { hangLimit } from './hangLimit.js';
 
 /** Role and channel ids of the test guild; snowflake-shaped so the config schema accepts them. */
 export const ROLES = {
@@ -130,7 +131,8 @@ export async function startTestBot(
     bot,
     logs,
     command: (options) => discord.dispatchInteraction({ roles: [ROLES.operator], ...options }),
-    async nth(interaction, n, timeoutMs = 10_000) {
+    async nth(interaction, n, askedMs = 10_000) {
+      const timeoutMs = hangLimit(askedMs);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = discord.requestsFor(interaction)[n];
