@@ -100,7 +100,7 @@ describe.each(STORE_ENGINES)('$engine: OwedPosts', ({ freshUrl }) => {
     expect(abandoned).toEqual(['line']);
     expect(discord.channelMessages(AUDIT)).toEqual([]);
     discord.faultChannelPosts(AUDIT);
-  }, 60_000);
+  }, 120_000);
 
   it('accepted: posted once, with its nonce and enforce_nonce, and no longer owed', async () => {
     const logs = captureLogs();

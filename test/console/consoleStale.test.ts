@@ -17,7 +17,7 @@ let databaseUrl = '';
 beforeAll(async () => {
   databaseUrl = await createDatabase(inject('postgresUrl'), 'console_stale');
   t = await startTestBot({ DATABASE_URL: databaseUrl });
-}, 30_000);
+}, 120_000);
 afterAll(() => t?.stop());
 
 const sent = () => queryOf(t, 'submitDnsRecords').filter((query) => query.domain === DOMAIN);
@@ -91,4 +91,4 @@ it('a console Confirm after another set was sent prints a new prompt against it 
   } finally {
     child.kill('SIGTERM');
   }
-}, 90_000);
+}, 120_000);

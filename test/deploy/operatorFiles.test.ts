@@ -153,7 +153,7 @@ beforeAll(async () => {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`);
   expect(response.status).toBe(200);
   scrape = await response.text();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await t?.stop();
   await registry?.stop();

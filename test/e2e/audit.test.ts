@@ -536,5 +536,5 @@ describe('/audit', () => {
     expect(newest.lines.slice(1).map(targetOf)).toEqual(
       Array.from({ length: 9 }, (_, n) => `bulk-${10_002 - n}`),
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -84,7 +84,7 @@ describe.each(engines)('$engine', ({ engine, url }) => {
       await after?.stop();
       await Promise.all([before.discord.stop(), before.api.stop()]);
     }
-  }, 60_000);
+  }, 120_000);
 
   describe('a form opened on one replica and submitted on another whose clock runs ahead', () => {
     afterEach(() => {
@@ -118,6 +118,6 @@ describe.each(engines)('$engine', ({ engine, url }) => {
         vi.useRealTimers();
         await t.stop();
       }
-    }, 30_000);
+    }, 120_000);
   });
 });

@@ -362,5 +362,5 @@ describe('the deploy-commands script', () => {
       `deploy-commands: command registration failed: cannot reach Discord at ${apiUrl} (connect ECONNREFUSED 127.0.0.1:${port}). ${AGAIN}\n`,
     );
     expect(result.stdout).toBe('');
-  }, 60_000);
+  }, 120_000);
 });

@@ -66,5 +66,5 @@ describe.each(engines)('$engine: an expiry recorded with its answer lost', ({ en
     expect(t.logs.lines.some((line) => line.includes('the expiry was recorded but its answer lost'))).toBe(
       true,
     );
-  }, 60_000);
+  }, 120_000);
 });

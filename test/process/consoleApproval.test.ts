@@ -94,5 +94,5 @@ describe("the console and the bot's approval policy", () => {
     expect(audit.stdout).toContain('Matches 1–1 of 1');
     expect(audit.stdout).toContain(`console:${userInfo().username}`);
     expect(audit.stdout).not.toContain('/panel bind');
-  }, 60_000);
+  }, 120_000);
 });

@@ -76,5 +76,5 @@ describe('a console session beside one bot (PostgreSQL)', () => {
     } finally {
       console.child.kill('SIGTERM');
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -174,4 +174,4 @@ it('second set after a restart: the new process shows the difference to the set 
     },
   ]);
   expect(after.exit).toBeUndefined();
-}, 60_000);
+}, 120_000);

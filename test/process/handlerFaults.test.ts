@@ -40,7 +40,7 @@ beforeAll(async () => {
   // Run from source through tsx, which compiles it first: on a loaded machine (files run side by side)
   // that alone has taken over 15 s. A bound for a hung start, not a timing.
   await bot.waitForLog(logged('gateway ready'), 40_000);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await killSpawned();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const warmUp = signedRead('warm-up.example');
   expect((await responseOf(warmUp)).status).toBe(200);
   idleRss = rssBytes(bot.child.pid as number);
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await f?.stop();
@@ -248,7 +248,7 @@ describe.each([300, 1_000])(
         clearInterval(sampling);
         await flood.stop();
       }
-    }, 30_000);
+    }, 120_000);
   },
 );
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
   bot = await spawnBot({ discord: f.discord, api: f.api, env: { INTERACTIONS_MODE: 'http' } });
   await bot.waitForLog(logged('interactions endpoint listening'), 15_000);
   f.discord.deliverOverHttp([bot.interactionsUrl]);
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await f?.stop();

@@ -43,7 +43,7 @@ beforeAll(async () => {
   await Promise.all([a, b].map((bot) => bot.waitForLog(logged('interactions endpoint listening'), 15_000)));
   f.discord.deliverOverHttp([a.interactionsUrl, b.interactionsUrl]);
   store = await openStore(url);
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await store?.close();
@@ -180,7 +180,7 @@ describe('two replicas in http mode on PostgreSQL', () => {
     const exit = await a.exitWithin(15_000);
     expect(exit.code, a.output).toBe(0);
     expect(a.lines.some(logged('stopped', { drained: true })), a.output).toBe(true);
-  }, 30_000);
+  }, 120_000);
 });
 
 /** Dispatches with the load balancer sending to this replica only. */

@@ -46,7 +46,7 @@ beforeAll(async () => {
   await Promise.all(replicas.map((bot) => bot.waitForLog(logged('gateway ready'), 20_000)));
   await until(() => fakes.discord.liveSessionCount === 2 || undefined, 'two live gateway sessions');
   store = await openStore(databaseUrl);
-}, 45_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const bot of replicas) if (bot.exit === undefined) bot.kill('SIGCONT');
@@ -121,4 +121,4 @@ it('a stalled sender loses its lease: one outcome (unknown) in the record, the a
   const carrying = fakes.discord.requests.filter((r) => JSON.stringify(r.body ?? '').includes(password));
   expect(carrying.length).toBe(1);
   expect(carrying.every((r) => isEphemeral(messageOf(r)))).toBe(true);
-}, 90_000);
+}, 120_000);

@@ -46,7 +46,7 @@ beforeAll(async () => {
     operator: bot.port,
     calendar: calendarPort,
   };
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await f?.stop();

@@ -68,7 +68,7 @@ beforeAll(async () => {
       : defaultResponders.bindPanelLicense(request),
   );
   store = await openStore(databaseUrl);
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const bot of bots) if (bot.exit === undefined) bot.kill('SIGCONT');
@@ -159,7 +159,7 @@ it("the orphan sweep settles a frozen sender's DNS change: its set is remembered
   const shown = await domainRecords(discord);
   expect(shown).toContain('www 3600 A 192.0.2.44');
   expect(shown).toContain('(outcome unknown)');
-}, 90_000);
+}, 120_000);
 
 it("the frozen sender wakes with the provider's done: refused (it lost the lease), and the set stays the domain's", async () => {
   const { a, dns } = scenario();
@@ -177,7 +177,7 @@ it("the frozen sender wakes with the provider's done: refused (it lost the lease
   const shown = await domainRecords(fakes.discord);
   expect(shown).toContain('www 3600 A 192.0.2.44');
   expect(shown).toContain('(outcome unknown)');
-}, 30_000);
+}, 120_000);
 
 it('stopped after losing its lease, the sender gives up a change another replica settled: one outcome, told once', async () => {
   const { discord, api } = fakes;
@@ -223,4 +223,4 @@ it('stopped after losing its lease, the sender gives up a change another replica
   expect(api.requestsFor('bindPanelLicense')).toHaveLength(1);
   expect(api.requestsFor('submitDnsRecords')).toHaveLength(1);
   expect(b.exit).toBeUndefined();
-}, 30_000);
+}, 120_000);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await Promise.all(bots.map((bot) => bot.waitForLog(logged('gateway ready'), 15_000)));
   await until(() => discord.liveSessionCount === 2 || undefined, 'two live gateway sessions');
   store = await openStore(url);
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await store?.close();

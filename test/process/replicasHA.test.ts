@@ -82,7 +82,7 @@ beforeAll(async () => {
   await Promise.all([a, b].map((bot) => bot?.waitForLog(logged('gateway ready'), 20_000)));
   await until(() => fakes?.discord.liveSessionCount === 2 || undefined, 'two live gateway sessions', 10_000);
   store = await openStore(databaseUrl);
-}, 45_000);
+}, 120_000);
 afterAll(async () => {
   await killSpawned();
   await store?.close();
@@ -313,7 +313,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
       15_000,
     );
     for (const i of reads) expect(shapeOf(f.discord, i)).toEqual(['callback 5', 'edit @original']);
-  }, 60_000);
+  }, 120_000);
 
   it('50 reads dispatched at once to both replicas: 50 answers, each handled by exactly one', async () => {
     const { f } = started();
@@ -369,7 +369,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     const delta = (key: 'won' | 'lost') =>
       after.reduce((sum, c, k) => sum + c[key] - (before[k]?.[key] ?? 0), 0);
     expect({ won: delta('won'), lost: delta('lost') }).toEqual({ won: 50, lost: 50 });
-  }, 60_000);
+  }, 120_000);
 
   it('Confirm on a prompt the other replica created sends once and the prompt shows the outcome', async () => {
     const { f, db } = started();
@@ -393,7 +393,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     expect(shown?.embeds?.[0]?.title).toBe('License bound');
     expect(shown?.components ?? []).toEqual([]);
     expect(shapeOf(f.discord, press)).toEqual(['callback 7', 'edit @original', 'follow-up']);
-  }, 30_000);
+  }, 120_000);
 
   it('a /domain dns form opened by one replica is submitted on the other: every submit gets its prompt', async () => {
     const { f } = started();
@@ -432,7 +432,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
         /form .*closed|no longer open/i,
       );
     }
-  }, 60_000);
+  }, 120_000);
 
   it('approval: the requester cannot approve; two approvers on different replicas at once send once', async () => {
     const { f, db } = started();
@@ -493,7 +493,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     expect(record?.approval).toMatchObject({
       approvedById: expect.stringMatching(/^90000000000000000[12]$/),
     });
-  }, 30_000);
+  }, 120_000);
 
   it('SIGTERM of the replica that posted an approval request: it drains, then Approve on the other sends once', async () => {
     const { f, db } = started();
@@ -571,7 +571,7 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
     expect(await writer('change approved', { change: request.prompt.recordId })).toBe(other[0]);
     await nth(f.discord, click, 3, 10_000);
     expect(shapeOf(f.discord, click)).toEqual(['callback 7', 'edit @original', 'follow-up', 'follow-up']);
-  }, 45_000);
+  }, 120_000);
 
   // In a rolling restart nothing is refused: the draining replica leaves new commands to the live one.
   it('… and while it drained, no command was turned away with "restarting" (another replica was up)', () => {
@@ -641,5 +641,5 @@ describe('replicas on one PostgreSQL database (real processes)', () => {
       /^⚠️ <@\d+>: \*\*outcome unknown\*\* for `\/panel bind` .* Reference: `[^`]+`\.$/,
     );
     expect(told[0]?.content).not.toContain(HANGING_LICENSE);
-  }, 45_000);
+  }, 120_000);
 });

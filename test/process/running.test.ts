@@ -66,7 +66,7 @@ beforeAll(async () => {
   f.discord.setRestDelay(0);
   await bot.waitForLog(logged('gateway ready'), 15_000);
   readyAt = performance.now();
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await killSpawned();

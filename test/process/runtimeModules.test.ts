@@ -44,5 +44,5 @@ describe('the runtime node_modules of the image', () => {
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(bot.code).toBe(78);
-  }, 60_000);
+  }, 120_000);
 });

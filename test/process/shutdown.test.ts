@@ -164,7 +164,7 @@ describe('SIGTERM during a slow confirmed change', () => {
       'DRAIN-0000-WXYZ',
     ]);
     expect(leakedTokens(next)).toEqual([]);
-  }, 40_000);
+  }, 120_000);
 });
 
 describe('SIGTERM with a change stuck past the grace time', () => {

@@ -207,5 +207,5 @@ describe('what is remembered as the registry’s', () => {
     // a2.alpha was not sent: the server is paused.
     expect(domainPaths(alpha)).toEqual(['/rdap/domain/a1.alpha']);
     expect(registry.pauses()).toEqual([{ server: alpha.origin, until: expect.any(Date) }]);
-  }, 90_000);
+  }, 120_000);
 });

@@ -141,7 +141,7 @@ describe.each(engines)(
       ({ store, db } = await open());
       loaded = await loadHistory(store, SCALE, { seed: 7, now: NOW });
       await prepare(db);
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await db?.destroy();
@@ -386,7 +386,7 @@ describe.each(engines)(
         const found = await store.audit.query({ since: since(3650), target: part }, { limit: 1, offset: 0 });
         expect([part, found.total]).toEqual([part, Number(rows[0]?.n)]);
       }
-    }, 60_000);
+    }, 120_000);
 
     it('finds a short target whole, through audit_target_exact', async () => {
       // Real targets this short: a music-bot user `al`, an /audit search `7d`.

@@ -91,7 +91,7 @@ describe.each(engines)('$engine suggestions', ({ open, explain, planUses }) => {
       await db.insertInto('audit').values(rows).execute();
     }
     await db.executeQuery(CompiledQuery.raw('ANALYZE'));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await db?.destroy();
