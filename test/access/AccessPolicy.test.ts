@@ -118,7 +118,10 @@ describe('AccessPolicy', () => {
     ['ip:203.0.113.0/24', 'ip:2001:db8::/32', false],
     ['*', '*', true],
   ])('a grant on %s holds a request on %s: %s', (held, requested, holds) => {
-    const policy = new AccessPolicy([grant({ subject: { kind: 'user', id: 'u1' }, patterns: [held] })], access);
+    const policy = new AccessPolicy(
+      [grant({ subject: { kind: 'user', id: 'u1' }, patterns: [held] })],
+      access,
+    );
     const asked: Asked = {
       command: 'domain dns',
       tier: 'operator',

@@ -148,6 +148,11 @@ export class ClickGuard {
           values: record.parameters,
           anyChannel: rule.gates.anyChannel === true,
         });
+        // An elevation is approved only by someone who holds, now, every right it would give.
+        if (action === 'approve') {
+          for (const ask of spec.approvedBy?.(record.parameters) ?? [])
+            await gate.check(interaction, { ...ask, anyChannel: true });
+        }
       } catch (error) {
         if (rule.startsChange) await answers.fail(interaction, invocation, error);
         else await answers.fail(interaction, { ...invocation, locale: t.locale }, error, false);

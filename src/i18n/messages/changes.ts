@@ -54,6 +54,10 @@ export const en = {
     '**Approval pending** — nothing is sent until someone else with the **{tier}** tier approves the request in {channel}: {link}. It expires {expires}.',
   'changes.approval.requested':
     'Requested by {requester} ({name}). Any member with the **{tier}** tier except them may approve; it expires {expires}.',
+  'changes.approval.requested_holder':
+    'Requested by {requester} ({name}). Anyone who holds every right it asks for, except them, may approve; it expires {expires}.',
+  'changes.approval.pending_holder':
+    '**Approval pending** — nothing is in force until someone else who holds these rights approves the request in {channel}: {link}. It expires {expires}.',
   'changes.approval.title': 'Approval needed: {title}',
   'changes.approval.footer': 'Reference {id}',
   'changes.approval.sending': 'Approved by {approver} — sending…',
@@ -139,6 +143,10 @@ export const de = translationOf(en)({
     '**Freigabe ausstehend** — es wird nichts gesendet, bis jemand anderes mit der Stufe **{tier}** die Anfrage in {channel} freigibt: {link}. Sie läuft {expires} ab.',
   'changes.approval.requested':
     'Beantragt von {requester} ({name}). Jedes Mitglied mit der Stufe **{tier}** außer dem Antragsteller darf freigeben; die Anfrage läuft {expires} ab.',
+  'changes.approval.requested_holder':
+    'Beantragt von {requester} ({name}). Wer jedes beantragte Recht selbst hat, außer dem Antragsteller, darf freigeben; die Anfrage läuft {expires} ab.',
+  'changes.approval.pending_holder':
+    '**Freigabe ausstehend** — es gilt nichts, bis jemand anderes, der diese Rechte hat, die Anfrage in {channel} freigibt: {link}. Sie läuft {expires} ab.',
   'changes.approval.title': 'Freigabe nötig: {title}',
   'changes.approval.footer': 'Referenz {id}',
   'changes.approval.sending': 'Freigegeben von {approver} — wird gesendet…',

@@ -1,0 +1,299 @@
+// Issue 50, raised on request for a while: /access request through the built bot and the fake Discord, on
+// both engines. A night-shift viewer asks for `domain dns` on `*.acme.example` for an hour; the request is
+// the change flow's approval card; a second admin approves it and the grant is in force (with `until` =
+// the approval's store time + 1 h), works until its end and not a second after (the store's clock moved
+// by the test: a wrapped store clock and the StoreClock's elapsed time, shifted together), and the sweep
+// records its end. The requester cannot approve their own request, nor can someone without the rights;
+// a reject stores nothing; an over-long request is refused with nothing stored; a revoke mid-elevation
+// refuses the next Confirm; /access explain names the elevation's grant as the one allowing.
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import {
+  arr,
+  CallbackType,
+  callbackOf,
+  confirmAndWait,
+  deferredAnswer,
+  dig,
+  ephemeralReply,
+  idle,
+  type Json,
+  openPrompt,
+  type Prompt,
+  press,
+  rec,
+  str,
+  textOf,
+  waitUntil,
+} from '../support/e2eHelpers.js';
+import type { InteractionOptions } from '../support/FakeDiscord.js';
+import { createDatabase } from '../support/startPostgres.js';
+import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
+
+const NIGHT = '100000000000000061';
+const ADMIN2 = '900000000000000061';
+const VIEWER2 = '900000000000000062';
+const HOUR = 3_600_000;
+
+const engines = [
+  { engine: 'sqlite', env: async () => ({}) },
+  {
+    engine: 'postgres',
+    env: async () => ({ DATABASE_URL: await createDatabase(inject('postgresUrl'), 'access_request') }),
+  },
+] as const;
+
+/** How far the test has moved the store's clock (as every part of the bot reads it). */
+let shiftMs = 0;
+function shifted(store: Store): Store {
+  return {
+    ...store,
+    close: () => store.close(),
+    importRows: store.importRows.bind(store),
+    replicas: {
+      ...store.replicas,
+      clock: async () => new Date((await store.replicas.clock()).getTime() + shiftMs),
+    },
+  };
+}
+
+const asNight = (options: InteractionOptions) => ({ ...options, userId: NIGHT, roles: [ROLES.viewer] });
+const dns = (domain: string): InteractionOptions => ({
+  commandName: 'domain',
+  subcommand: 'dns',
+  options: { domain, records: 'www 3600 A 203.0.113.7' },
+});
+const requestOptions = (hours: number, on = '*.acme.example'): InteractionOptions =>
+  asNight({
+    commandName: 'access',
+    subcommand: 'request',
+    options: { what: 'domain dns', on, hours, why: 'night shift: customer outage' },
+  });
+
+describe.each(engines)('$engine: /access request', ({ env }) => {
+  let t: TestBot;
+  beforeAll(async () => {
+    shiftMs = 0;
+    t = await startTestBot(
+      await env(),
+      {},
+      { wrapStore: shifted, monotonic: () => performance.now() + shiftMs },
+    );
+  });
+  afterAll(() => t?.stop());
+  beforeEach(() => {
+    t.api.reset();
+  });
+
+  function approvalCards() {
+    return t.discord
+      .channelMessages()
+      .filter(
+        (m) => m.interaction_metadata === undefined && /^Approval needed/.test(m.embeds[0]?.title ?? ''),
+      );
+  }
+
+  interface Card {
+    prompt: Prompt;
+    id: string;
+    text: string;
+    approveId: string;
+    rejectId: string;
+    changeId: string;
+    grantId: string;
+  }
+
+  /** The requester's prompt, confirmed: the approval card the bot posts. */
+  async function request(hours = 1, on?: string): Promise<Card> {
+    const before = new Set(approvalCards().map((m) => m.id));
+    const prompt = await openPrompt(t, requestOptions(hours, on));
+    const grantId = /`(g[0-9a-f]{8})`/.exec(JSON.stringify(prompt.body))?.[1] ?? '';
+    const click = press(t, prompt, 'confirm');
+    expect((await callbackOf(t, click)).type).toBe(CallbackType.update);
+    await waitUntil(() => approvalCards().some((m) => !before.has(m.id)), 'the approval card');
+    const card = approvalCards().find((m) => !before.has(m.id));
+    if (!card) throw new Error('no approval card');
+    const buttons = arr(dig(card as unknown as Json, 'components', 0, 'components')).map((b) => rec(b));
+    const approveId = str(buttons.find((b) => b.label === 'Approve')?.custom_id);
+    return {
+      prompt,
+      id: card.id,
+      text: textOf(card as unknown as Json),
+      approveId,
+      rejectId: str(buttons.find((b) => b.label === 'Reject')?.custom_id),
+      changeId: approveId.split(':')[2] ?? '',
+      grantId,
+    };
+  }
+
+  const click = (card: Card, customId: string, userId: string, roles: string[]) =>
+    t.discord.dispatchComponent({ customId, message: { id: card.id }, userId, roles });
+
+  async function explain(target: string): Promise<string> {
+    const i = t.command({
+      commandName: 'access',
+      subcommand: 'explain',
+      options: { user: NIGHT, command: 'domain dns', target },
+      roles: [ROLES.admin],
+    });
+    return textOf((await deferredAnswer(t, i)).body);
+  }
+
+  async function grants() {
+    return (await t.bot.store.grants.load()).grants;
+  }
+
+  async function approve(card: Card): Promise<void> {
+    const approval = click(card, card.approveId, ADMIN2, [ROLES.admin]);
+    expect((await callbackOf(t, approval)).type).toBe(CallbackType.update);
+    await waitUntil(() => t.discord.requestsFor(approval).length >= 3, 'the approval to be told');
+    await idle(t);
+  }
+
+  async function auditOf(target: string) {
+    const { rows } = await t.bot.store.audit.query({ target }, { limit: 50, offset: 0 });
+    return rows.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
+  }
+
+  it('a request longer than ACCESS_MAX_ELEVATION_H is refused, naming the limit, and nothing is stored', async () => {
+    const text = await ephemeralReply(t, t.command(requestOptions(9)));
+    expect(text).toMatch(/`hours`/);
+    // The problem is shown as typed text (its markdown escaped).
+    expect(text.replaceAll('\\', '')).toContain('at most 8 (ACCESS_MAX_ELEVATION_H)');
+    await idle(t);
+    expect(approvalCards()).toHaveLength(0);
+    expect(await grants()).toEqual([]);
+  });
+
+  it('the card shows exactly what would be in force; the requester cannot approve it, nor can someone without the rights', async () => {
+    const card = await request(2);
+    expect(card.text).toContain('Approval needed: Access request');
+    expect(card.text).toContain(`<@${NIGHT}>`);
+    expect(card.text).toContain('`domain dns`');
+    expect(card.text).toContain('`*.acme.example`');
+    expect(card.text).toContain('2 h from the approval');
+    expect(card.text).toContain('night shift: customer outage');
+    expect(card.text).toContain(card.grantId);
+
+    const self = click(card, card.approveId, NIGHT, [ROLES.admin]);
+    expect(await ephemeralReply(t, self)).toMatch(/someone else has to approve it/);
+    const viewer = click(card, card.approveId, VIEWER2, [ROLES.viewer]);
+    expect(await ephemeralReply(t, viewer)).toMatch(/operator/);
+    await idle(t);
+    expect(await grants()).toEqual([]);
+    expect((await t.bot.store.changes.get(card.changeId))?.state).toBe('awaiting_approval');
+    // Withdrawn, so it does not linger for the tests after.
+    const withdraw = click(card, card.rejectId, NIGHT, [ROLES.viewer]);
+    const modal = await callbackOf(t, withdraw);
+    const withdrawn = t.discord.dispatchModalSubmit({
+      customId: str(modal.data.custom_id),
+      fields: { reason: '' },
+      userId: NIGHT,
+      roles: [ROLES.viewer],
+    });
+    expect(await ephemeralReply(t, withdrawn)).toMatch(/Withdrawn|withdrawn/);
+    await idle(t);
+  });
+
+  it('rejected by an admin: nothing is in force, and the trail says requested then rejected', async () => {
+    const card = await request(1);
+    const rejecting = click(card, card.rejectId, ADMIN2, [ROLES.admin]);
+    const modal = await callbackOf(t, rejecting);
+    expect(modal.type).toBe(CallbackType.modal);
+    const submit = t.discord.dispatchModalSubmit({
+      customId: str(modal.data.custom_id),
+      fields: { reason: 'not tonight' },
+      userId: ADMIN2,
+      roles: [ROLES.admin],
+    });
+    expect(await ephemeralReply(t, submit)).toMatch(/Rejected/);
+    await idle(t);
+    expect(await grants()).toEqual([]);
+    expect(await ephemeralReply(t, t.command(asNight(dns('shop.acme.example'))))).toMatch(/operator/);
+    expect(t.api.requests).toHaveLength(0);
+    const trail = await auditOf(card.grantId);
+    expect(trail.map((r) => [r.outcome, r.detail?.replace(/ by .*/, ' by')])).toEqual([
+      ['ok', 'requested'],
+      ['rejected', 'rejected by'],
+    ]);
+    expect(trail[1]?.actedById).toBe(ADMIN2);
+  });
+
+  it('revoked mid-elevation: the next Confirm of a prompt opened before is refused, with no API call', async () => {
+    const card = await request(1);
+    await approve(card);
+    const prompt = await openPrompt(t, asNight(dns('rev.acme.example')));
+    const revoke = await openPrompt(t, {
+      commandName: 'access',
+      subcommand: 'revoke',
+      options: { id: card.grantId },
+      roles: [ROLES.admin],
+    });
+    await confirmAndWait(t, revoke);
+    await idle(t);
+    t.api.reset();
+    const confirm = press(t, prompt, 'confirm');
+    expect(await ephemeralReply(t, confirm)).toMatch(/operator/);
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
+    expect(await grants()).toEqual([]);
+    expect((await auditOf(card.grantId)).map((r) => r.detail)).toEqual(
+      expect.arrayContaining(['requested', 'elevation ended (revoked)']),
+    );
+  });
+
+  it('approved by a second admin: in force at once, explained, works until its end and not a second after, then recorded ended', async () => {
+    const card = await request(1);
+    await approve(card);
+    const [grant] = await grants();
+    expect(grant).toMatchObject({
+      id: card.grantId,
+      subject: { kind: 'user', id: NIGHT },
+      what: ['domain dns'],
+      patterns: ['*.acme.example'],
+      createdBy: ADMIN2,
+      requestId: card.changeId,
+    });
+    const until = grant?.until?.getTime() ?? 0;
+    // `until` is the approval's store time plus the hours asked for.
+    expect(until - (grant?.createdAt.getTime() ?? 0)).toBe(HOUR);
+
+    // In force: a change inside goes through; outside is still refused; explain names the grant.
+    await confirmAndWait(t, await openPrompt(t, asNight(dns('shop.acme.example'))));
+    expect(t.api.requests).not.toHaveLength(0);
+    t.api.reset();
+    expect(await ephemeralReply(t, t.command(asNight(dns('shop.other.example'))))).toContain(
+      '`shop.other.example`',
+    );
+    const explained = await explain('shop.acme.example');
+    expect(explained).toContain('✅');
+    expect(explained).toContain(card.grantId);
+
+    // A minute before its end it still works.
+    shiftMs = until - 60_000 - Date.now();
+    const late = await openPrompt(t, asNight(dns('late.acme.example')));
+    // A second after its end, the prompt opened before is refused at Confirm, and so is a new command.
+    shiftMs += 61_000;
+    t.api.reset();
+    expect(await ephemeralReply(t, press(t, late, 'confirm'))).toMatch(/operator/);
+    expect(await ephemeralReply(t, t.command(asNight(dns('new.acme.example'))))).toMatch(/operator/);
+    await idle(t);
+    expect(t.api.requests).toHaveLength(0);
+    expect(await explain('shop.acme.example')).toContain('🚫');
+
+    // The sweep records its end, once, and removes it.
+    let trail = await auditOf(card.grantId);
+    for (let tries = 0; !trail.some((r) => r.outcome === 'expired') && tries < 300; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      trail = await auditOf(card.grantId);
+    }
+    expect(trail.map((r) => [r.outcome, r.detail])).toEqual([
+      ['ok', 'requested'],
+      ['done', `approved by ${str(trail[1]?.actedByName)}`],
+      ['ok', `in force until ${new Date(until).toISOString()}`],
+      ['expired', `elevation ended at ${new Date(until).toISOString()}`],
+    ]);
+    expect(trail[1]?.actedById).toBe(ADMIN2);
+    expect(await grants()).toEqual([]);
+  });
+});
