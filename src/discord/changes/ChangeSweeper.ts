@@ -9,7 +9,7 @@ import { promptButtons, statusBody } from './renderChange.js';
 
 // Prompts of an earlier run or another replica have no timer here, a replica that died mid-send leaves
 // its changes `sending`, and so does a settle the store refused past its retries: a sweep ends all three.
-const SWEEP_INTERVAL_MS = 10_000;
+export const SWEEP_INTERVAL_MS = 10_000;
 const APPROVAL_TIMED_OUT = 'approval timed out';
 
 /**
