@@ -26,7 +26,8 @@ import {
   textOf,
   waitUntil,
 } from '../support/e2eHelpers.js';
-import type { InteractionOptions } from '../support/FakeDiscord.js';
+import { FakeDiscord, type InteractionOptions } from '../support/FakeDiscord.js';
+import { FakeHostingApi } from '../support/FakeHostingApi.js';
 import { createDatabase } from '../support/startPostgres.js';
 import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 
@@ -295,5 +296,96 @@ describe.each(engines)('$engine: /access request', ({ env }) => {
     ]);
     expect(trail[1]?.actedById).toBe(ADMIN2);
     expect(await grants()).toEqual([]);
+  });
+});
+
+// Two replicas on one PostgreSQL database behind one fake Discord that hands interactions to each in turn
+// (`alternate`): two approvers pressing Approve at once — one on each replica — put one grant in force;
+// both replicas let the requester through at once; a revoke on one is refused by the other at its next
+// Confirm.
+describe('postgres: /access request on two replicas', () => {
+  const ADMIN3 = '900000000000000063';
+  let discord: FakeDiscord;
+  let api: FakeHostingApi;
+  let a: TestBot;
+  let b: TestBot;
+  beforeAll(async () => {
+    discord = await FakeDiscord.start({
+      guilds: [{ roles: Object.entries(ROLES).map(([name, id]) => ({ id, name })) }],
+      sessions: 'alternate',
+    });
+    api = await FakeHostingApi.start();
+    const DATABASE_URL = await createDatabase(inject('postgresUrl'), 'access_request_replicas');
+    a = await startTestBot({ DATABASE_URL }, { discord, api });
+    b = await startTestBot({ DATABASE_URL }, { discord, api });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+    await Promise.all([discord?.stop(), api?.stop()]);
+  });
+
+  it('two approvers on two replicas: one approval, one grant, in force on both; a revoke on one is refused by the other', async () => {
+    const before = new Set(discord.channelMessages().map((m) => m.id));
+    const prompt = await openPrompt(a, requestOptions(1));
+    expect((await callbackOf(a, press(a, prompt, 'confirm'))).type).toBe(CallbackType.update);
+    await waitUntil(
+      () =>
+        discord
+          .channelMessages()
+          .some((m) => !before.has(m.id) && /^Approval needed/.test(m.embeds[0]?.title ?? '')),
+      'the approval card',
+    );
+    const card = discord
+      .channelMessages()
+      .find((m) => !before.has(m.id) && /^Approval needed/.test(m.embeds[0]?.title ?? ''));
+    const buttons = arr(dig(card as unknown as Json, 'components', 0, 'components')).map((x) => rec(x));
+    const approveId = str(buttons.find((x) => x.label === 'Approve')?.custom_id);
+    const approvals = [ADMIN2, ADMIN3].map((userId) =>
+      discord.dispatchComponent({
+        customId: approveId,
+        message: { id: card?.id ?? '' },
+        userId,
+        roles: [ROLES.admin],
+      }),
+    );
+    const answers = await Promise.all(approvals.map((i) => callbackOf(a, i)));
+    expect(new Set(approvals.map((i) => discord.deliveredTo(i)[0])).size, 'one press on each replica').toBe(
+      2,
+    );
+    expect(answers.map((x) => x.type).sort()).toEqual([CallbackType.update, CallbackType.reply].sort());
+    const loser = answers.find((x) => x.type === CallbackType.reply);
+    expect(textOf(loser?.data ?? {})).toBe('This change was already approved.');
+    await idle(a);
+    await idle(b);
+    const { grants } = await a.bot.store.grants.load();
+    expect(grants).toHaveLength(1);
+    const grantId = grants[0]?.id ?? '';
+    const done = await a.bot.store.audit.query(
+      { target: grantId, outcome: 'done' },
+      { limit: 10, offset: 0 },
+    );
+    expect(done.rows).toHaveLength(1);
+
+    // In force on both replicas: the requester's prompts open on each (one command each, in turn).
+    const first = await openPrompt(a, asNight(dns('one.acme.example')));
+    const second = await openPrompt(a, asNight(dns('two.acme.example')));
+    expect(discord.deliveredTo(first.interaction)[0]).not.toBe(discord.deliveredTo(second.interaction)[0]);
+
+    // Revoked (its Confirm handled by one replica), the next Confirm is refused whichever replica takes it.
+    const revoke = await openPrompt(a, {
+      commandName: 'access',
+      subcommand: 'revoke',
+      options: { id: grantId },
+      roles: [ROLES.admin],
+    });
+    await confirmAndWait(a, revoke);
+    api.reset();
+    const confirms = [first, second].map((pending) => press(a, pending, 'confirm'));
+    for (const confirm of confirms) expect(await ephemeralReply(a, confirm)).toMatch(/operator/);
+    expect(new Set(confirms.map((i) => discord.deliveredTo(i)[0])).size, 'one on each replica').toBe(2);
+    await idle(a);
+    await idle(b);
+    expect(api.requests).toHaveLength(0);
   });
 });
