@@ -351,7 +351,8 @@ export class InteractionRouter {
         }
         case 'change': {
           const approved = async () => subcommand.approvedBy || (await this.#approvals.requires(label));
-          if (this.#deps.approvalsHere === false && (await approved())) throw approvalNotHere(label);
+          if (this.#deps.approvalsHere === false && (await approved()))
+            throw approvalNotHere(label, subcommand.approvedBy !== undefined);
           const parsed = subcommand.parse(context);
           if (isModalRequest(parsed)) {
             await this.#forms.open(interaction, invocation, parsed);

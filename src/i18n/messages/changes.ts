@@ -43,6 +43,8 @@ export const en = {
   'changes.decided.expired': 'This approval request expired; nothing was sent.',
   'changes.decided.rejected': 'This change was rejected or withdrawn; nothing was sent.',
   'changes.decided.approved': 'This change was already approved.',
+  'changes.approval.not_here_always':
+    '`{command}` always needs a second person to approve it, and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.approval.not_here':
     '`{command}` needs a second person to approve it (APPROVAL_REQUIRED), and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.secret_unreadable':
@@ -132,6 +134,8 @@ export const de = translationOf(en)({
   'changes.decided.expired': 'Diese Freigabeanfrage ist abgelaufen; es wurde nichts gesendet.',
   'changes.decided.rejected': 'Diese Änderung wurde abgelehnt oder zurückgezogen; es wurde nichts gesendet.',
   'changes.decided.approved': 'Diese Änderung wurde bereits freigegeben.',
+  'changes.approval.not_here_always':
+    '`{command}` muss immer von einer zweiten Person freigegeben werden, und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.approval.not_here':
     '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED), und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.secret_unreadable':
