@@ -49,6 +49,8 @@ export const en = {
     '`{command}` needs a second person to approve it (APPROVAL_REQUIRED), and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.secret_unreadable':
     'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed, or it was not sealed for this change by this version of HostOps). Nothing was sent: run the command again.',
+  'changes.approval.not_holder':
+    'Only someone who holds every right this request asks for may approve it: {why} Nothing is in force.',
   'changes.approval.own_change':
     'You asked for this change: someone else has to approve it. Nothing was sent.',
   'changes.approval.posting': 'Posting the approval request…',
@@ -140,6 +142,8 @@ export const de = translationOf(en)({
     '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED), und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.secret_unreadable':
     '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde, oder es wurde nicht von dieser HostOps-Version für diese Änderung versiegelt). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
+  'changes.approval.not_holder':
+    'Diese Anfrage darf nur freigeben, wer jedes beantragte Recht selbst hat: {why} Es gilt nichts Neues.',
   'changes.approval.own_change':
     'Du hast diese Änderung beantragt: Jemand anderes muss sie freigeben. Es wurde nichts gesendet.',
   'changes.approval.posting': 'Die Freigabeanfrage wird gepostet…',
