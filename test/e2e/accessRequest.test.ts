@@ -34,6 +34,8 @@ import { ROLES, startTestBot, type TestBot } from '../support/startTestBot.js';
 const NIGHT = '100000000000000061';
 const ADMIN2 = '900000000000000061';
 const VIEWER2 = '900000000000000062';
+/** Holds `domain dns` on `*.acme.example` by a grant of their own, and no role. */
+const HOLDER = '900000000000000064';
 const HOUR = 3_600_000;
 
 const engines = [
@@ -243,6 +245,41 @@ describe.each(engines)('$engine: /access request', ({ env }) => {
     expect((await auditOf(card.grantId)).map((r) => r.detail)).toEqual(
       expect.arrayContaining(['requested', 'elevation ended (revoked)']),
     );
+  });
+
+  it('someone holding the rights by a grant (no role) approves a request inside it, and is refused outside it', async () => {
+    const prompt = await openPrompt(t, {
+      commandName: 'access',
+      subcommand: 'grant',
+      options: { who: `user:${HOLDER}`, what: 'domain dns', on: '*.acme.example' },
+      roles: [ROLES.admin],
+    });
+    const holderGrant = /`(g[0-9a-f]{8})`/.exec(JSON.stringify(prompt.body))?.[1] ?? '';
+    await confirmAndWait(t, prompt);
+
+    const outside = await request(1, '*.other.example');
+    const refused = await ephemeralReply(t, click(outside, outside.approveId, HOLDER, []));
+    expect(refused).toMatch(/^Only someone who holds every right this request asks for may approve it: /);
+    expect(refused).toContain('`*.other.example`');
+    const inside = await request(1, '*.eu.acme.example');
+    const approval = click(inside, inside.approveId, HOLDER, []);
+    expect((await callbackOf(t, approval)).type).toBe(CallbackType.update);
+    await waitUntil(() => t.discord.requestsFor(approval).length >= 3, 'the approval to be told');
+    await idle(t);
+    const elevation = (await grants()).find((g) => g.id === inside.grantId);
+    expect(elevation).toMatchObject({ createdBy: HOLDER, patterns: ['*.eu.acme.example'] });
+    expect((await grants()).map((g) => g.id)).not.toContain(outside.grantId);
+    // Out of the way of the next test: both grants gone, the refused request withdrawn.
+    for (const id of [holderGrant, inside.grantId]) await t.bot.store.grants.revoke(id);
+    const withdraw = await callbackOf(t, click(outside, outside.rejectId, NIGHT, [ROLES.viewer]));
+    const withdrawn = t.discord.dispatchModalSubmit({
+      customId: str(withdraw.data.custom_id),
+      fields: { reason: '' },
+      userId: NIGHT,
+      roles: [ROLES.viewer],
+    });
+    expect(await ephemeralReply(t, withdrawn)).toMatch(/Withdrawn/);
+    await idle(t);
   });
 
   it('approved by a second admin: in force at once, explained, works until its end and not a second after, then recorded ended', async () => {
