@@ -85,7 +85,7 @@ export class ChangeSender {
     const { approvals, approvalsHere, answers, journal } = this.state.deps;
     try {
       if (spec.approvedBy || (await approvals.requires(record.command))) {
-        if (!approvalsHere) throw approvalNotHere(record.command);
+        if (!approvalsHere) throw approvalNotHere(record.command, spec.approvedBy !== undefined);
         await this.requestApproval(interaction, record, spec, invocation);
         return;
       }

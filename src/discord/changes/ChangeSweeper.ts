@@ -68,12 +68,15 @@ export class ChangeSweeper {
           true,
         );
       }
-      await this.#endElevations();
       // What their takers did not post within a lease (they died, or Discord failed): lines, notices.
       await answers.announceDue();
     } catch (error) {
       logger.warn({ err: error }, 'could not sweep expired changes');
     }
+    // Apart, so that a store failing here never holds up the ends and posts above.
+    await this.#endElevations().catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not end the elevations past their end');
+    });
   }
 
   /**
