@@ -16,6 +16,7 @@ import {
   deferredAnswer,
   dig,
   ephemeralReply,
+  expectNoTokensLeaked,
   idle,
   type Json,
   openPrompt,
@@ -335,6 +336,10 @@ describe.each(engines)('$engine: /access request', ({ env }) => {
     ]);
     expect(trail[1]?.actedById).toBe(ADMIN2);
     expect(await grants()).toEqual([]);
+    // Neither token in the logs, in what Discord was sent, or in the rows the elevation left.
+    expectNoTokensLeaked(t);
+    const rows = JSON.stringify([trail, await t.bot.store.changes.get(card.changeId)]);
+    for (const secret of [t.api.token, t.discord.token]) expect(rows).not.toContain(secret);
   });
 });
 
