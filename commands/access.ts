@@ -4,6 +4,7 @@ import {
 } from 'discord.js';
 import { configGrants } from '../src/access/AccessPolicy.js';
 import { memberRoleIds } from '../src/access/tiers.js';
+import { MAX_ELEVATION_H } from '../src/configValues.js';
 import { change } from '../src/discord/ChangeSpec.js';
 import { defineCommand, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
@@ -105,7 +106,7 @@ export const definition = {
           description: 'For how many hours (at most ACCESS_MAX_ELEVATION_H)',
           required: true,
           min_value: 1,
-          max_value: 168,
+          max_value: MAX_ELEVATION_H,
         },
         {
           type: ApplicationCommandOptionType.String,

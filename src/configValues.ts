@@ -92,6 +92,9 @@ export const CHANGE_COMMANDS = [
   'access request',
 ] as const;
 
+/** The most hours ACCESS_MAX_ELEVATION_H may allow (a week): also the bound /access request declares. */
+export const MAX_ELEVATION_H = 168;
+
 export const approvalList = z
   .string()
   .transform((value) =>
