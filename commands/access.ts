@@ -4,6 +4,7 @@ import {
 } from 'discord.js';
 import { configGrants } from '../src/access/AccessPolicy.js';
 import { memberRoleIds } from '../src/access/tiers.js';
+import { MAX_ELEVATION_H } from '../src/configValues.js';
 import { change } from '../src/discord/ChangeSpec.js';
 import { defineCommand, GUILD_ONLY, read } from '../src/discord/CommandModule.js';
 import { optionalStringOption, stringOption, validated } from '../src/discord/options.js';
@@ -25,6 +26,7 @@ import {
   parseUntil,
   parseWhat,
 } from './access/grantParams.js';
+import { request } from './access/request.js';
 
 const who = {
   type: ApplicationCommandOptionType.Mentionable,
@@ -76,6 +78,42 @@ export const definition = {
           description: 'The grant id (g…)',
           required: true,
           max_length: 20,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'request',
+      description: 'Ask for rights on resources for some hours, approved by someone who holds them',
+      options: [
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'what',
+          description: 'Command paths or a tier, comma-separated: domain dns, server rdns · operator',
+          required: true,
+          max_length: 300,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'on',
+          description: 'Patterns: *.acme.example server:100-199 ip:203.0.113.0/24',
+          required: true,
+          max_length: 1000,
+        },
+        {
+          type: ApplicationCommandOptionType.Integer,
+          name: 'hours',
+          description: 'For how many hours (at most ACCESS_MAX_ELEVATION_H)',
+          required: true,
+          min_value: 1,
+          max_value: MAX_ELEVATION_H,
+        },
+        {
+          type: ApplicationCommandOptionType.String,
+          name: 'why',
+          description: 'Why you need it (shown to the approvers)',
+          required: true,
+          max_length: 300,
         },
       ],
     },
@@ -198,9 +236,11 @@ export const access = defineCommand(definition, {
             channelT,
           ),
           result: { revoked: id },
+          ...(revoked.requestId ? { note: 'elevation ended (revoked)' } : {}),
         };
       },
     }),
+    request,
     list: read({
       tier: 'admin',
       ephemeral: true,

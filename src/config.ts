@@ -14,6 +14,7 @@ import {
   isExampleHostingApiUrl,
   leadDays,
   logLevel,
+  MAX_ELEVATION_H,
   MAX_FORM_CHOICES,
   optional,
   publicKey,
@@ -96,7 +97,7 @@ const environmentSchema = z.object({
   // Up to 7 days: approval requests are bot messages, which (unlike interaction tokens) stay editable.
   APPROVAL_TIMEOUT_S: optional(integer(60, 7 * 24 * 3600)).default(3600),
   // The longest an /access request may raise someone's rights for (hours); up to a week.
-  ACCESS_MAX_ELEVATION_H: optional(integer(1, 168)).default(8),
+  ACCESS_MAX_ELEVATION_H: optional(integer(1, MAX_ELEVATION_H)).default(8),
   WATCH_CHANNEL_ID: optional(snowflake),
   WATCH_SCHEDULE: optional(cronExpression).default('0 8 * * *'),
   WATCH_LEAD_DAYS: optional(leadDays).default([30, 14, 7, 3, 1]),

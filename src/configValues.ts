@@ -89,7 +89,11 @@ export const CHANGE_COMMANDS = [
   'panel bind',
   'access grant',
   'access revoke',
+  'access request',
 ] as const;
+
+/** The most hours ACCESS_MAX_ELEVATION_H may allow (a week): also the bound /access request declares. */
+export const MAX_ELEVATION_H = 168;
 
 export const approvalList = z
   .string()

@@ -6,6 +6,7 @@ import type { CommandModule } from './discord/CommandModule.js';
 import { connectGateway } from './discord/connectGateway.js';
 import { createDiscordClient } from './discord/createDiscordClient.js';
 import { InitialResponses } from './discord/http/InitialResponses.js';
+import type { Monotonic } from './discord/http/StoreClock.js';
 import { serveInteractions } from './discord/http/serveInteractions.js';
 import type { InteractionRouter } from './discord/InteractionRouter.js';
 import type { HostingClient } from './hosting/HostingClient.js';
@@ -37,6 +38,8 @@ export interface BotDeps {
   sendDeadlinesMs?: { scrape: number; calendar: number };
   /** Tests only: the store as the runtime uses it, wrapped (faults injected at chosen steps). */
   wrapStore?: (store: Store) => Store;
+  /** Tests only: the store clock's elapsed time, moved with a wrapped store's clock (createRuntime). */
+  monotonic?: Monotonic;
 }
 
 export interface Bot {
@@ -102,6 +105,7 @@ export async function startBot(deps: BotDeps): Promise<Bot> {
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.readBackDelaysMs ? { readBackDelaysMs: deps.readBackDelaysMs } : {}),
     ...(deps.wrapStore ? { wrapStore: deps.wrapStore } : {}),
+    ...(deps.monotonic ? { monotonic: deps.monotonic } : {}),
   }).catch(async (error: unknown) => {
     await client.destroy();
     throw error;

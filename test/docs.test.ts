@@ -7,6 +7,7 @@ import { commands } from '../commands/index.js';
 import { definition as musicbotDefinition } from '../commands/musicbot.js';
 import { ConfigError, ENVIRONMENT_VARIABLES, EXAMPLE_HOSTING_API_URL, parseConfig } from '../src/config.js';
 import { consoleConfig } from '../src/console/consoleConfig.js';
+import { SWEEP_INTERVAL_MS } from '../src/discord/changes/ChangeSweeper.js';
 import { DEADLINE_CHECK_MS, HEADERS_CHECK_MS } from '../src/discord/http/endpointLimits.js';
 import {
   BOOTSTRAP_FETCH_BUDGET_MS,
@@ -239,6 +240,7 @@ describe('the numbers the docs state are the ones the code defines', () => {
   // Each: a document, and what it must say, built from the code's own constant.
   const stated: [file: string, text: string][] = [
     ['docs/http-mode.md', `HostOps checks the bodies' deadlines every ${DEADLINE_CHECK_MS} ms itself`],
+    ['docs/access.md', `the change sweep (every bot replica, every ${SWEEP_INTERVAL_MS / 1000} seconds)`],
     ['docs/http-mode.md', `Node checks\n  the headers' every ${HEADERS_CHECK_MS} ms`],
     [
       'docs/security.md',

@@ -22,6 +22,7 @@ export const AUDITED_COMMANDS = [
   'watch calendar',
   'access grant',
   'access revoke',
+  'access request',
   'access list',
   'access explain',
 ] as const;

@@ -4,7 +4,7 @@ import { message } from '../i18n/Translator.js';
 import { RefusalError } from '../replies/UserError.js';
 import { type Asked, type Asker, type Decision, EVERYTHING, type ReadScope } from './AccessPolicy.js';
 import type { GrantCache } from './GrantCache.js';
-import { resourceText } from './patterns.js';
+import { type Resource, resourceText } from './patterns.js';
 import { resourcesOf } from './resourcesOf.js';
 import {
   type Gated,
@@ -22,6 +22,8 @@ export interface GateAsk {
   tier: Tier;
   kind: Asked['kind'];
   values?: Readonly<Record<string, unknown>>;
+  /** The resources themselves, in place of `values` (an `/access request`'s patterns: patternResource). */
+  resources?: readonly Resource[];
   anyChannel?: boolean;
 }
 
@@ -92,6 +94,6 @@ export function askedOf(ask: GateAsk): Asked {
     command: ask.label.replace(/^\//, ''),
     tier: ask.tier,
     kind: ask.kind,
-    resources: ask.values ? resourcesOf(ask.values) : [],
+    resources: ask.resources ?? (ask.values ? resourcesOf(ask.values) : []),
   };
 }

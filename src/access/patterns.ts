@@ -17,11 +17,15 @@ export type Pattern =
   | { kind: 'server'; text: string; from: number; to: number }
   | { kind: 'ip'; text: string; range: [Address, number] };
 
-/** What a command acts on, as the patterns match it. */
+/**
+ * What a command acts on, as the patterns match it. The ranges (`below`, `to`, `prefix`) are what an
+ * `/access request` asks for: a pattern as a resource, which a grant covers only when one of its
+ * patterns holds all of it (patternResource).
+ */
 export type Resource =
-  | { kind: 'domain'; ascii: string }
-  | { kind: 'server'; id: number }
-  | { kind: 'ip'; address: Address };
+  | { kind: 'domain'; ascii: string; below?: true }
+  | { kind: 'server'; id: number; to?: number }
+  | { kind: 'ip'; address: Address; prefix?: number };
 
 export type ResourceKind = Resource['kind'];
 
@@ -138,18 +142,45 @@ export function covers(pattern: Pattern, resource: Resource): boolean {
     case 'any':
       return true;
     case 'domain':
-      return (
-        resource.kind === 'domain' &&
-        (pattern.below ? resource.ascii.endsWith(`.${pattern.ascii}`) : resource.ascii === pattern.ascii)
-      );
+      if (resource.kind !== 'domain') return false;
+      if (resource.below)
+        return (
+          pattern.below && (resource.ascii === pattern.ascii || resource.ascii.endsWith(`.${pattern.ascii}`))
+        );
+      return pattern.below ? resource.ascii.endsWith(`.${pattern.ascii}`) : resource.ascii === pattern.ascii;
     case 'server':
-      return resource.kind === 'server' && resource.id >= pattern.from && resource.id <= pattern.to;
+      return (
+        resource.kind === 'server' &&
+        resource.id >= pattern.from &&
+        (resource.to ?? resource.id) <= pattern.to
+      );
     case 'ip':
       return (
         resource.kind === 'ip' &&
         resource.address.kind() === pattern.range[0].kind() &&
+        (resource.prefix ?? Number.POSITIVE_INFINITY) >= pattern.range[1] &&
         resource.address.match(pattern.range)
       );
+  }
+}
+
+/**
+ * A pattern as the resource an `/access request` asks for: covered by a grant only where one of the
+ * grant's patterns holds the whole of it. `*` is every name (a domain range below the root), which only a
+ * grant on `*` holds.
+ */
+export function patternResource(pattern: Pattern): Resource {
+  switch (pattern.kind) {
+    case 'any':
+      return { kind: 'domain', ascii: '', below: true };
+    case 'domain':
+      return pattern.below
+        ? { kind: 'domain', ascii: pattern.ascii, below: true }
+        : { kind: 'domain', ascii: pattern.ascii };
+    case 'server':
+      return { kind: 'server', id: pattern.from, to: pattern.to };
+    case 'ip':
+      return { kind: 'ip', address: pattern.range[0], prefix: pattern.range[1] };
   }
 }
 
@@ -179,10 +210,15 @@ export function resourceOf(kind: ResourceKind, value: string | number): Resource
 export function resourceText(resource: Resource): string {
   switch (resource.kind) {
     case 'domain':
-      return resource.ascii;
+      if (!resource.below) return resource.ascii;
+      return resource.ascii === '' ? '*' : `*.${resource.ascii}`;
     case 'server':
-      return `server:${resource.id}`;
+      return resource.to === undefined || resource.to === resource.id
+        ? `server:${resource.id}`
+        : `server:${resource.id}-${resource.to}`;
     case 'ip':
-      return `ip:${resource.address.toString()}`;
+      return resource.prefix === undefined
+        ? `ip:${resource.address.toString()}`
+        : `ip:${resource.address.toString()}/${resource.prefix}`;
   }
 }

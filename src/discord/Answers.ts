@@ -161,6 +161,14 @@ export class Answers {
     else await this.#audit.record(event);
   }
 
+  /**
+   * A step of a change that is not its end, as an `ok` row of its own in the audit trail (an elevation
+   * requested, in force): neither counted as a command nor posted to the audit channel.
+   */
+  async note(invocation: Invocation, detail: string): Promise<void> {
+    await this.#audit.record({ ...auditEvent(invocation, 'ok', detail, this.#now()), changing: false });
+  }
+
   /** The posts owed past their time (the sweep's: their taker did not post them within a lease). */
   announceDue(): Promise<void> {
     return this.#audit.announceDue();

@@ -5,7 +5,7 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { AccessGate } from '../access/AccessGate.js';
+import type { AccessGate, GateAsk } from '../access/AccessGate.js';
 import type { AccessOperation } from '../access/accessOperations.js';
 import type { Tier } from '../access/tiers.js';
 import type { SetToSend } from '../changes/ChangeJournal.js';
@@ -106,6 +106,8 @@ export interface SendContext {
   generatePassword: () => string;
   /** Who asked for the change, as the public record names them (actorMention). */
   requester: string;
+  /** The user id of who approved it, where a second person did. */
+  approvedBy?: string;
   /** The invoker's language, for the outcome only they see. */
   t: Translator;
   /** BOT_LOCALE, for the public record the whole channel reads. */
@@ -119,6 +121,8 @@ export interface ChangeOutcome {
   public: ReplyBody;
   /** Kept in the change record (never a secret), e.g. the id the provider gave a new account. */
   result?: Record<string, unknown>;
+  /** A line for the audit trail beside the change's end (an elevation's "in force until …"). */
+  note?: string;
   /**
    * What `private` shows, as data for whoever confirmed (a generated password): handed to their answer
    * only (the console's `--json`), never stored, logged or posted.
@@ -197,6 +201,11 @@ export interface ChangeBasics<P extends object> {
   /** Idempotent: after an unknown outcome, the same change may simply be sent again. */
   repeatable?: boolean;
   autocomplete?: Autocomplete;
+  /**
+   * Always put up for a second person's approval (whatever APPROVAL_REQUIRED lists), and approved only by
+   * someone the access gate allows every one of these asks (an `/access request`: the rights it gives).
+   */
+  approvedBy?: (parameters: P) => readonly GateAsk[];
 }
 
 /** A change as it is made, once: what `send` gets, what the record keeps, and what the prompt shows. */

@@ -350,9 +350,9 @@ export class InteractionRouter {
           return;
         }
         case 'change': {
-          if (this.#deps.approvalsHere === false && (await this.#approvals.requires(label))) {
-            throw approvalNotHere(label);
-          }
+          const approved = async () => subcommand.approvedBy || (await this.#approvals.requires(label));
+          if (this.#deps.approvalsHere === false && (await approved()))
+            throw approvalNotHere(label, subcommand.approvedBy !== undefined);
           const parsed = subcommand.parse(context);
           if (isModalRequest(parsed)) {
             await this.#forms.open(interaction, invocation, parsed);

@@ -125,6 +125,7 @@ const de = {
   'audit.command=watch calendar': { name: '/überwachung kalender' },
   'audit.command=access grant': { name: '/zugriff erteilen' },
   'audit.command=access revoke': { name: '/zugriff widerrufen' },
+  'audit.command=access request': { name: '/zugriff anfragen' },
   'audit.command=access list': { name: '/zugriff liste' },
   'audit.command=access explain': { name: '/zugriff erklären' },
   'audit.target': {
@@ -199,6 +200,23 @@ const de = {
     description: 'Widerruft eine Berechtigung (oder beendet eine Erhöhung) per ID',
   },
   'access.revoke.id': { name: 'id', description: 'Die ID der Berechtigung (g…)' },
+  'access.request': {
+    name: 'anfragen',
+    description: 'Beantragt Rechte für Ressourcen für einige Stunden, freigegeben von jemandem, der sie hat',
+  },
+  'access.request.what': {
+    name: 'was',
+    description: 'Befehlspfade oder eine Stufe, durch Kommas getrennt: domain dns, server rdns · operator',
+  },
+  'access.request.on': {
+    name: 'für',
+    description: 'Muster: *.acme.example server:100-199 ip:203.0.113.0/24',
+  },
+  'access.request.hours': {
+    name: 'stunden',
+    description: 'Für wie viele Stunden (höchstens ACCESS_MAX_ELEVATION_H)',
+  },
+  'access.request.why': { name: 'warum', description: 'Warum du sie brauchst (die Freigebenden sehen es)' },
   'access.list': {
     name: 'liste',
     description: 'Die geltenden Berechtigungen, aller oder einer Rolle oder eines Mitglieds',

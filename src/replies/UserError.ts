@@ -38,8 +38,10 @@ export function restarting(): RefusalError {
 }
 
 /** A change that needs a second person, asked for where nobody can approve it (the console). */
-export function approvalNotHere(command: string): RefusalError {
-  return new RefusalError(message('changes.approval.not_here', { command }), 'approval');
+/** `always`: the command always waits for a second person (an /access request), whatever the list says. */
+export function approvalNotHere(command: string, always = false): RefusalError {
+  const key = always ? 'changes.approval.not_here_always' : 'changes.approval.not_here';
+  return new RefusalError(message(key, { command }), 'approval');
 }
 
 /** One option's value is unusable; says which option and what a valid value looks like. */

@@ -5,7 +5,7 @@ import { channelPosts, leftToBots } from '../audit/channelPosts.js';
 import { ApprovalPolicy } from '../changes/ApprovalPolicy.js';
 import type { Config } from '../config.js';
 import type { CommandModule } from '../discord/CommandModule.js';
-import { StoreClock } from '../discord/http/StoreClock.js';
+import { type Monotonic, StoreClock } from '../discord/http/StoreClock.js';
 import { InteractionRouter } from '../discord/InteractionRouter.js';
 import { systemResolver } from '../dns/AddressResolver.js';
 import { generatePassword } from '../generatePassword.js';
@@ -57,6 +57,11 @@ export interface RuntimeOptions {
   readBackDelaysMs?: readonly number[];
   /** Tests only: the store as everything above it sees it, wrapped (faults injected at chosen steps). */
   wrapStore?: (store: Store) => Store;
+  /**
+   * Tests only: what the store's clock counts elapsed time with (StoreClock), so a test moves the store's
+   * time (an elevation's end) together with a wrapped store's clock.
+   */
+  monotonic?: Monotonic;
 }
 
 /** What both faces share: one store, one hosting client, one router (journal, change flow, audit trail), one watch. */
@@ -115,7 +120,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw error;
   }
   // One clock for every deadline, whichever replica stamps or checks it: the store's (as the sweep's).
-  const clock = await StoreClock.start(() => store.replicas.clock(), logger);
+  const clock = await StoreClock.start(() => store.replicas.clock(), logger, options.monotonic);
   try {
     // HOSTING_API_URL=sandbox: a made-up API in this process, with a token of its own.
     endpoint = await openHostingEndpoint(config.hosting, options.now ? { now: options.now } : {});

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Grant, GrantQueries } from './grantRecords.js';
+import { auditRow } from './rowMapping.js';
 import type { AccessGrantsTable, Database } from './schema.js';
 
 function toGrant(row: AccessGrantsTable): Grant {
@@ -81,6 +82,32 @@ export function grantQueries(db: Kysely<Database>): GrantQueries {
         if (!row) return undefined;
         await bump(trx);
         return toGrant(row);
+      });
+    },
+    async endedElevations(now) {
+      const rows = await db
+        .selectFrom('access_grants')
+        .selectAll()
+        .where('request_id', 'is not', null)
+        .where('until_at', '<=', now.getTime())
+        .orderBy('until_at')
+        .execute();
+      return rows.map(toGrant);
+    },
+    endElevation(id, now, entry) {
+      return db.transaction().execute(async (trx) => {
+        // The delete decides: of two replicas' sweeps, one removes the row and writes its one "ended".
+        const row = await trx
+          .deleteFrom('access_grants')
+          .where('id', '=', id)
+          .where('request_id', 'is not', null)
+          .where('until_at', '<=', now.getTime())
+          .returning('id')
+          .executeTakeFirst();
+        if (!row) return false;
+        await trx.insertInto('audit').values(auditRow(entry)).execute();
+        await bump(trx);
+        return true;
       });
     },
     replace(generation, remove, add) {

@@ -1,3 +1,5 @@
+import type { NewAuditEntry } from './auditRecords.js';
+
 /** Who a grant is for: a Discord role or one user. */
 export interface GrantSubject {
   kind: 'role' | 'user';
@@ -36,6 +38,13 @@ export interface GrantQueries {
   add(grant: Grant): Promise<void>;
   /** Removes the grant; the removed one, or undefined when there was none of that id. */
   revoke(id: string): Promise<Grant | undefined>;
+  /** The elevations (grants of an approved request) whose `until` is at or before `now`. */
+  endedElevations(now: Date): Promise<Grant[]>;
+  /**
+   * Removes an elevation past its end and writes `entry` (its "ended" row) in one transaction: true for
+   * the one caller that removed it, false when another replica did (or it was revoked) first.
+   */
+  endElevation(id: string, now: Date, entry: NewAuditEntry): Promise<boolean>;
   /**
    * In one transaction, if the generation is still `generation` (what the import's prompt showed the
    * difference to): removes `remove` and adds `add`. False, and nothing written, when it moved on.

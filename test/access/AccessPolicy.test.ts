@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccessPolicy, type Asked } from '../../src/access/AccessPolicy.js';
 import type { Grant } from '../../src/access/Grant.js';
-import { resourceOf } from '../../src/access/patterns.js';
+import { parsePattern, patternResource, resourceOf } from '../../src/access/patterns.js';
 import type { AccessConfig } from '../../src/config.js';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
@@ -100,5 +100,34 @@ describe('AccessPolicy', () => {
     expect(scope.covers(domain('shop.acme.example'))).toBe(true);
     expect(scope.covers(domain('shop.other.example'))).toBe(false);
     expect(policy.readScope(who('v'), NOW)).toMatchObject({ everything: true });
+  });
+
+  // An /access request's approver must hold each right on the whole of each pattern asked for.
+  it.each([
+    ['*.acme.example', '*.shop.acme.example', true],
+    ['*.acme.example', '*.acme.example', true],
+    ['*.acme.example', 'shop.acme.example', true],
+    ['*.acme.example', 'acme.example', false],
+    ['*.shop.acme.example', '*.acme.example', false],
+    ['*.acme.example', '*', false],
+    ['shop.acme.example', '*.shop.acme.example', false],
+    ['server:100-199', 'server:120-130', true],
+    ['server:100-199', 'server:150-250', false],
+    ['ip:203.0.113.0/24', 'ip:203.0.113.16/28', true],
+    ['ip:203.0.113.0/24', 'ip:203.0.0.0/16', false],
+    ['ip:203.0.113.0/24', 'ip:2001:db8::/32', false],
+    ['*', '*', true],
+  ])('a grant on %s holds a request on %s: %s', (held, requested, holds) => {
+    const policy = new AccessPolicy(
+      [grant({ subject: { kind: 'user', id: 'u1' }, patterns: [held] })],
+      access,
+    );
+    const asked: Asked = {
+      command: 'domain dns',
+      tier: 'operator',
+      kind: 'change',
+      resources: [patternResource(parsePattern(requested))],
+    };
+    expect(policy.decide(who(), asked, NOW).allowed).toBe(holds);
   });
 });

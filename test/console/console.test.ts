@@ -127,6 +127,19 @@ describe('console, one-shot', () => {
     expect(read.code).toBe(0);
   });
 
+  it('refuses an /access request, which always needs a second person, whatever APPROVAL_REQUIRED lists: exit 3', async () => {
+    const { code, stdout, stderr } = await runConsole([
+      '--as',
+      'viewer',
+      '--yes',
+      '/access request what:"domain dns" on:*.acme.example hours:2 why:"night shift"',
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('`/access request` always needs a second person to approve it');
+    expect(stderr).toContain('Nothing was sent');
+  });
+
   it('--json prints the answer’s data, and says on stderr that it is the sandbox’s', async () => {
     const { code, stdout, stderr } = await runConsole(['--json', '/server logs 42']);
     expect(code).toBe(0);

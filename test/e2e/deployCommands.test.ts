@@ -79,6 +79,7 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
   access: {
     grant: { who: [MENTIONABLE, true], what: [STRING, true], on: [STRING, true], until: [STRING, false] },
     revoke: { id: [STRING, true] },
+    request: { what: [STRING, true], on: [STRING, true], hours: [INTEGER, true], why: [STRING, true] },
     list: { who: [MENTIONABLE, false] },
     explain: { user: [USER, true], command: [STRING, true], target: [STRING, false] },
   },

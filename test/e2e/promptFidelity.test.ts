@@ -63,6 +63,7 @@ const SAMPLES: Record<string, Record<string, string | number | boolean>> = {
   'watch remove': { domains: 'example.com example.org' },
   'access grant': { who: 'role:200000000000000050', what: 'domain dns', on: '*.acme.example', until: '8h' },
   'access revoke': { id: 'g00000001' },
+  'access request': { what: 'domain dns', on: '*.acme.example', hours: 2, why: 'night shift' },
   'access explain': { user: '100000000000000050', command: 'domain dns', target: 'shop.acme.example' },
 };
 

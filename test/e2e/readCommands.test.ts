@@ -382,6 +382,7 @@ describe('/help', () => {
     ['/watch calendar', 'viewer'],
     ['/access grant', 'admin'],
     ['/access revoke', 'admin'],
+    ['/access request', 'everyone'],
     ['/access list', 'admin'],
     ['/access explain', 'admin'],
   ] as const;

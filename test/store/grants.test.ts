@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrantCache } from '../../src/access/GrantCache.js';
 import { resourceOf } from '../../src/access/patterns.js';
-import { type Grant, openStore, type Store } from '../../src/store/index.js';
+import { type Grant, type NewAuditEntry, openStore, type Store } from '../../src/store/index.js';
 import { at, STORE_ENGINES } from '../support/storeEngines.js';
 
 const access = { viewerRoleIds: ['v'], operatorRoleIds: [], adminRoleIds: [], channelIds: [] };
@@ -78,5 +78,41 @@ describe.each(STORE_ENGINES)('access grants on $engine', ({ engine, freshUrl }) 
     expect((await cache.policy()).decide(support, asked, at(0)).allowed).toBe(true);
     for (const { id } of (await store.grants.load()).grants) await store.grants.revoke(id);
     expect((await cache.policy()).decide(support, asked, at(0)).allowed).toBe(false);
+  });
+
+  it('ends an elevation past its until once, with its audit row in the same transaction, whoever sweeps', async () => {
+    const until = at(3_600_000);
+    await store.grants.add(grant('g7', { until, requestId: 'req7', subject: { kind: 'user', id: 'u7' } }));
+    // A plain grant with an until is not an elevation: it is left to its revoke.
+    await store.grants.add(grant('g8', { until }));
+    const entry: NewAuditEntry = {
+      at: until,
+      userId: 'u7',
+      userName: 'u7',
+      guildId: null,
+      channelId: null,
+      command: 'access',
+      subcommand: 'request',
+      target: 'g7',
+      outcome: 'expired',
+      detail: 'elevation ended',
+      correlationId: 'cid7',
+      durationMs: null,
+      parameters: null,
+      changeId: 'req7',
+    };
+    expect(await store.grants.endedElevations(new Date(until.getTime() - 1))).toEqual([]);
+    expect((await store.grants.endedElevations(until)).map((g) => g.id)).toEqual(['g7']);
+    const before = await store.grants.generation();
+    const ended = await Promise.all([
+      store.grants.endElevation('g7', until, entry),
+      replica.grants.endElevation('g7', until, entry),
+    ]);
+    expect(ended.filter(Boolean)).toHaveLength(1);
+    expect(await store.grants.generation()).toBe(before + 1);
+    expect((await store.grants.load()).grants.map((g) => g.id)).toContain('g8');
+    expect((await store.grants.load()).grants.map((g) => g.id)).not.toContain('g7');
+    const { rows } = await store.audit.query({ target: 'g7' }, { limit: 10, offset: 0 });
+    expect(rows.map((r) => [r.outcome, r.detail])).toEqual([['expired', 'elevation ended']]);
   });
 });

@@ -85,7 +85,17 @@ export class FaultPlan {
   }
 }
 
-const GROUPS = ['changes', 'dnsSets', 'watch', 'replicas', 'settings', 'forms', 'audit', 'claims'] as const;
+const GROUPS = [
+  'changes',
+  'dnsSets',
+  'watch',
+  'replicas',
+  'settings',
+  'forms',
+  'audit',
+  'claims',
+  'grants',
+] as const;
 
 export function faultyStore(inner: Store, plan: FaultPlan): Store {
   const wrapGroup = (group: (typeof GROUPS)[number]) => {

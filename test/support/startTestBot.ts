@@ -77,7 +77,7 @@ export async function startTestBot(
   env: Record<string, string> = {},
   shared: SharedFakes = {},
   /** Tests of faults wrap the store (test/support/FaultyStore.ts). */
-  deps: { wrapStore?: (store: Store) => Store } = {},
+  deps: { wrapStore?: (store: Store) => Store; monotonic?: () => number } = {},
 ): Promise<TestBot> {
   const discord =
     shared.discord ??

@@ -104,12 +104,14 @@ export class ApprovalFlow {
       );
     });
     const link = `https://discord.com/channels/${record.guildId ?? '@me'}/${channelId}/${messageId}`;
-    const pending = t('changes.approval.pending', {
-      tier: spec.tier,
+    const where = {
       channel: channelMention(channelId),
       link,
       expires: time(expiresAt, TimestampStyles.RelativeTime),
-    });
+    };
+    const pending = spec.approvedBy
+      ? t('changes.approval.pending_holder', where)
+      : t('changes.approval.pending', { ...where, tier: spec.tier });
     await answers.safely(invocation, () =>
       interaction.editReply({ embeds: [previewEmbed(shown, t, Colour.info, pending)], components: [] }),
     );
@@ -117,6 +119,8 @@ export class ApprovalFlow {
       { change: record.id, channel: channelId, message: messageId },
       'approval requested',
     );
+    // An elevation's life is in the audit trail from its request on (its approval or rejection ends it).
+    if (spec.approvedBy) await answers.note(invocation, 'requested');
   }
 
   /** Approve: anyone with the command's tier except the requester; one click wins, once. */

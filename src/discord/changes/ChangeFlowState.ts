@@ -139,7 +139,12 @@ export class ChangeFlowState {
 
   /** `locale`: of whoever gets the private outcome; the requester's unless an approver confirmed. */
   /** `answerBy`: when the interaction that will carry the outcome can no longer be answered (performance.now()). */
-  sendContext(record: ChangeRecord, locale: Locale = record.locale, answerBy?: number): SendContext {
+  sendContext(
+    record: ChangeRecord,
+    locale: Locale = record.locale,
+    answerBy?: number,
+    approvedBy?: string,
+  ): SendContext {
     const { hosting, logger, secrets, generatePassword, store, now } = this.deps;
     return {
       hosting,
@@ -152,6 +157,7 @@ export class ChangeFlowState {
       call: { correlationId: record.correlationId, ...(answerBy === undefined ? {} : { answerBy }) },
       changeId: record.id,
       requester: actorMention(record.requestedById, record.requestedByName),
+      ...(approvedBy === undefined ? {} : { approvedBy }),
       t: translator(locale),
       channelT: this.channelT,
     };

@@ -84,8 +84,8 @@ export class ChangeSender {
     const { record, spec, invocation, t } = click;
     const { approvals, approvalsHere, answers, journal } = this.state.deps;
     try {
-      if (await approvals.requires(record.command)) {
-        if (!approvalsHere) throw approvalNotHere(record.command);
+      if (spec.approvedBy || (await approvals.requires(record.command))) {
+        if (!approvalsHere) throw approvalNotHere(record.command, spec.approvedBy !== undefined);
         await this.requestApproval(interaction, record, spec, invocation);
         return;
       }
@@ -160,7 +160,8 @@ export class ChangeSender {
       const parameters = journal.sendable(record, spec);
       // The press's own token carries the outcome: a change waits for a connection only while it can.
       const answerBy = answerDeadline(pressedAt);
-      outcome = await spec.send(parameters, state.sendContext(record, approver?.locale, answerBy));
+      const context = state.sendContext(record, approver?.locale, answerBy, approver?.id);
+      outcome = await spec.send(parameters, context);
     } catch (error) {
       await this.#failed(interaction, record, spec, invocation, error, t);
       return;
@@ -181,6 +182,7 @@ export class ChangeSender {
     );
     await this.#tellDone(interaction, record, spec, invocation, outcome, t, approver);
     await answers.finish(invocation, 'done', detail, true);
+    if (outcome.note) await answers.note(invocation, outcome.note);
   }
 
   /**

@@ -9,7 +9,7 @@ import { promptButtons, statusBody } from './renderChange.js';
 
 // Prompts of an earlier run or another replica have no timer here, a replica that died mid-send leaves
 // its changes `sending`, and so does a settle the store refused past its retries: a sweep ends all three.
-const SWEEP_INTERVAL_MS = 10_000;
+export const SWEEP_INTERVAL_MS = 10_000;
 const APPROVAL_TIMED_OUT = 'approval timed out';
 
 /**
@@ -72,6 +72,44 @@ export class ChangeSweeper {
       await answers.announceDue();
     } catch (error) {
       logger.warn({ err: error }, 'could not sweep expired changes');
+    }
+    // Apart, so that a store failing here never holds up the ends and posts above.
+    await this.#endElevations().catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not end the elevations past their end');
+    });
+  }
+
+  /**
+   * Elevations past their end: out of force already (the decision compares `until` with the store's
+   * clock), each removed here with its "ended" row in the audit trail, once, by whichever replica's sweep
+   * comes first — so the trail says it ended within a sweep's interval of its end, without a timer per
+   * grant that a restart would lose.
+   */
+  async #endElevations(): Promise<void> {
+    const { store, journal, answers, now } = this.state.deps;
+    for (const grant of await store.grants.endedElevations(now())) {
+      const record = grant.requestId ? await journal.get(grant.requestId) : undefined;
+      // The request's record names who asked and where; without it, the grant itself does.
+      const invocation: Invocation = record
+        ? this.state.invocationOf(record)
+        : {
+            label: '/access request',
+            correlationId: grant.requestId ?? grant.id,
+            userId: grant.subject.id,
+            userName: grant.subject.id,
+            guildId: null,
+            channelId: null,
+            startedAt: performance.now(),
+            locale: 'en',
+            logger: this.state.deps.logger,
+            changing: true,
+            target: grant.id,
+            changeId: grant.requestId,
+          };
+      const detail = `elevation ended at ${grant.until?.toISOString() ?? ''}`;
+      const { entry } = answers.ending(invocation, 'expired', detail);
+      if (await store.grants.endElevation(grant.id, now(), entry))
+        invocation.logger.info({ grant: grant.id }, 'elevation ended');
     }
   }
 

@@ -1,6 +1,6 @@
 import { type ButtonInteraction, type ModalSubmitInteraction, userMention } from 'discord.js';
-import type { Translator } from '../../i18n/Translator.js';
-import { restarting } from '../../replies/UserError.js';
+import { message, type Translator } from '../../i18n/Translator.js';
+import { RefusalError, restarting } from '../../replies/UserError.js';
 import type { ChangeRecord, ChangeState } from '../../store/index.js';
 import { ephemeral, type Invocation } from '../Answers.js';
 import type { AnyChangeSpec } from '../CommandModule.js';
@@ -148,6 +148,14 @@ export class ClickGuard {
           values: record.parameters,
           anyChannel: rule.gates.anyChannel === true,
         });
+        // An elevation is approved only by someone who holds, now, every right it would give.
+        if (action === 'approve') {
+          for (const ask of spec.approvedBy?.(record.parameters) ?? [])
+            await gate.check(interaction, { ...ask, anyChannel: true }).catch((error: unknown) => {
+              if (!(error instanceof RefusalError)) throw error;
+              throw new RefusalError(message('changes.approval.not_holder', { why: error.text }), 'tier');
+            });
+        }
       } catch (error) {
         if (rule.startsChange) await answers.fail(interaction, invocation, error);
         else await answers.fail(interaction, { ...invocation, locale: t.locale }, error, false);

@@ -179,12 +179,14 @@ export function promptButtons(
 
 /** An open approval request's line: who asks, who may approve, until when. */
 export function requestedLine(record: ChangeRecord, spec: AnyChangeSpec, t: Translator): string {
-  return t('changes.approval.requested', {
+  const params = {
     requester: userMention(record.requestedById),
     name: escapeUserText(record.requestedByName, 40),
-    tier: spec.tier,
     expires: time(record.expiresAt, TimestampStyles.RelativeTime),
-  });
+  };
+  return spec.approvedBy
+    ? t('changes.approval.requested_holder', params)
+    : t('changes.approval.requested', { ...params, tier: spec.tier });
 }
 
 /**

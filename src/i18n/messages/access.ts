@@ -56,6 +56,16 @@ export const en = {
   'access.field.on': 'On',
   'access.field.until': 'Until',
   'access.field.effect': 'In force',
+  'access.request.title': 'Access request',
+  'access.request.for_hours': '{hours} h from the approval',
+  'access.request.in_force':
+    'Nothing is in force until someone else who holds these rights approves it. Approved, grant `{id}` is in force at once on every replica, and ends by itself after the hours asked for (or earlier, by `/access revoke {id}`).',
+  'access.request.done': 'Elevation approved',
+  'access.request.hours_invalid': '{input} hours is not allowed: at most {max} (ACCESS_MAX_ELEVATION_H)',
+  'access.request.hours_expected': 'a whole number of hours from 1 to {max}',
+  'access.request.why_empty': 'no reason given',
+  'access.request.why_expected': 'why you need it, in a few words (the approvers read it)',
+  'access.field.reason': 'Why',
 } as const;
 
 export const de = translationOf(en)({
@@ -115,4 +125,15 @@ export const de = translationOf(en)({
   'access.field.on': 'Für',
   'access.field.until': 'Bis',
   'access.field.effect': 'Wirkung',
+  'access.request.title': 'Zugriffsanfrage',
+  'access.request.for_hours': '{hours} h ab der Freigabe',
+  'access.request.in_force':
+    'Nichts gilt, bis jemand anderes, der diese Rechte hat, die Anfrage freigibt. Freigegeben gilt Berechtigung `{id}` sofort auf jeder Replik und endet von selbst nach den beantragten Stunden (oder früher, durch `/access revoke {id}`).',
+  'access.request.done': 'Erweiterung freigegeben',
+  'access.request.hours_invalid':
+    '{input} Stunden sind nicht erlaubt: höchstens {max} (ACCESS_MAX_ELEVATION_H)',
+  'access.request.hours_expected': 'eine ganze Zahl von Stunden von 1 bis {max}',
+  'access.request.why_empty': 'kein Grund angegeben',
+  'access.request.why_expected': 'warum du es brauchst, in wenigen Worten (die Freigebenden lesen es)',
+  'access.field.reason': 'Warum',
 });

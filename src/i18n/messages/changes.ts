@@ -43,10 +43,14 @@ export const en = {
   'changes.decided.expired': 'This approval request expired; nothing was sent.',
   'changes.decided.rejected': 'This change was rejected or withdrawn; nothing was sent.',
   'changes.decided.approved': 'This change was already approved.',
+  'changes.approval.not_here_always':
+    '`{command}` always needs a second person to approve it, and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.approval.not_here':
     '`{command}` needs a second person to approve it (APPROVAL_REQUIRED), and approvals are given in Discord: run it there. Nothing was sent.',
   'changes.secret_unreadable':
     'The `{option}` kept for this change can no longer be read (HOSTING_API_TOKEN changed since it was typed, or it was not sealed for this change by this version of HostOps). Nothing was sent: run the command again.',
+  'changes.approval.not_holder':
+    'Only someone who holds every right this request asks for may approve it: {why} Nothing is in force.',
   'changes.approval.own_change':
     'You asked for this change: someone else has to approve it. Nothing was sent.',
   'changes.approval.posting': 'Posting the approval request…',
@@ -54,6 +58,10 @@ export const en = {
     '**Approval pending** — nothing is sent until someone else with the **{tier}** tier approves the request in {channel}: {link}. It expires {expires}.',
   'changes.approval.requested':
     'Requested by {requester} ({name}). Any member with the **{tier}** tier except them may approve; it expires {expires}.',
+  'changes.approval.requested_holder':
+    'Requested by {requester} ({name}). Anyone who holds every right it asks for, except them, may approve; it expires {expires}.',
+  'changes.approval.pending_holder':
+    '**Approval pending** — nothing is in force until someone else who holds these rights approves the request in {channel}: {link}. It expires {expires}.',
   'changes.approval.title': 'Approval needed: {title}',
   'changes.approval.footer': 'Reference {id}',
   'changes.approval.sending': 'Approved by {approver} — sending…',
@@ -128,10 +136,14 @@ export const de = translationOf(en)({
   'changes.decided.expired': 'Diese Freigabeanfrage ist abgelaufen; es wurde nichts gesendet.',
   'changes.decided.rejected': 'Diese Änderung wurde abgelehnt oder zurückgezogen; es wurde nichts gesendet.',
   'changes.decided.approved': 'Diese Änderung wurde bereits freigegeben.',
+  'changes.approval.not_here_always':
+    '`{command}` muss immer von einer zweiten Person freigegeben werden, und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.approval.not_here':
     '`{command}` muss von einer zweiten Person freigegeben werden (APPROVAL_REQUIRED), und Freigaben gibt es in Discord: Führ es dort aus. Es wurde nichts gesendet.',
   'changes.secret_unreadable':
     '`{option}` dieser Änderung kann nicht mehr gelesen werden (HOSTING_API_TOKEN hat sich geändert, seit es eingegeben wurde, oder es wurde nicht von dieser HostOps-Version für diese Änderung versiegelt). Es wurde nichts gesendet: Führe den Befehl erneut aus.',
+  'changes.approval.not_holder':
+    'Diese Anfrage darf nur freigeben, wer jedes beantragte Recht selbst hat: {why} Es gilt nichts Neues.',
   'changes.approval.own_change':
     'Du hast diese Änderung beantragt: Jemand anderes muss sie freigeben. Es wurde nichts gesendet.',
   'changes.approval.posting': 'Die Freigabeanfrage wird gepostet…',
@@ -139,6 +151,10 @@ export const de = translationOf(en)({
     '**Freigabe ausstehend** — es wird nichts gesendet, bis jemand anderes mit der Stufe **{tier}** die Anfrage in {channel} freigibt: {link}. Sie läuft {expires} ab.',
   'changes.approval.requested':
     'Beantragt von {requester} ({name}). Jedes Mitglied mit der Stufe **{tier}** außer dem Antragsteller darf freigeben; die Anfrage läuft {expires} ab.',
+  'changes.approval.requested_holder':
+    'Beantragt von {requester} ({name}). Wer jedes beantragte Recht selbst hat, außer dem Antragsteller, darf freigeben; die Anfrage läuft {expires} ab.',
+  'changes.approval.pending_holder':
+    '**Freigabe ausstehend** — es gilt nichts, bis jemand anderes, der diese Rechte hat, die Anfrage in {channel} freigibt: {link}. Sie läuft {expires} ab.',
   'changes.approval.title': 'Freigabe nötig: {title}',
   'changes.approval.footer': 'Referenz {id}',
   'changes.approval.sending': 'Freigegeben von {approver} — wird gesendet…',
