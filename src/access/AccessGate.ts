@@ -4,7 +4,7 @@ import { message } from '../i18n/Translator.js';
 import { RefusalError } from '../replies/UserError.js';
 import { type Asked, type Asker, type Decision, EVERYTHING, type ReadScope } from './AccessPolicy.js';
 import type { GrantCache } from './GrantCache.js';
-import { type Resource, resourceText } from './patterns.js';
+import { patternResource, type Resource, resourceText } from './patterns.js';
 import { resourcesOf } from './resourcesOf.js';
 import {
   type Gated,
@@ -89,11 +89,20 @@ export class AccessGate {
   }
 }
 
+/**
+ * The grants' own administration (every /access subcommand but a request) acts on everything: a grant
+ * there names who may do what anywhere, so a grant of `access grant` on `*.acme.example` must not let its
+ * holder grant on `*`. Only a grant on `*` (an admin role's, or one naming the command on `*`) covers it.
+ */
+const ADMINISTRATION = /^\/access (?!request$)/;
+const EVERYWHERE = patternResource({ kind: 'any', text: '*' });
+
 export function askedOf(ask: GateAsk): Asked {
+  const named = ask.resources ?? (ask.values ? resourcesOf(ask.values) : []);
   return {
     command: ask.label.replace(/^\//, ''),
     tier: ask.tier,
     kind: ask.kind,
-    resources: ask.resources ?? (ask.values ? resourcesOf(ask.values) : []),
+    resources: ADMINISTRATION.test(ask.label) ? [EVERYWHERE] : named,
   };
 }

@@ -177,3 +177,30 @@ describe('hostile patterns', () => {
     },
   );
 });
+
+describe('the grants’ own administration', () => {
+  it('a grant of `access grant` on a pattern lets its holder grant nothing: only a grant on * covers it', async () => {
+    const id = await grant('access grant, access list', '*.acme.example');
+    for (const on of ['*', 'shop.acme.example']) {
+      const escalate = t.command(
+        asSupport({
+          commandName: 'access',
+          subcommand: 'grant',
+          options: { who: `user:${SUPPORT_USER}`, what: 'admin', on },
+        }),
+      );
+      expect(await ephemeralReply(t, escalate)).toContain('`*`');
+    }
+    const list = t.command(asSupport({ commandName: 'access', subcommand: 'list', options: {} }));
+    expect(await ephemeralReply(t, list)).toContain('`*`');
+    expect(await explain('access grant', '*.acme.example')).toContain('🚫');
+    // Nothing was granted: the holder's own grant is all there is for them.
+    const all = t.command(asAdmin({ commandName: 'access', subcommand: 'list', options: {} }));
+    const shown = textOf((await deferredAnswer(t, all)).body);
+    expect(shown).not.toContain(`<@${SUPPORT_USER}>`);
+    await confirmAndWait(
+      t,
+      await openPrompt(t, asAdmin({ commandName: 'access', subcommand: 'revoke', options: { id } })),
+    );
+  });
+});
