@@ -26,10 +26,15 @@ export interface Asked {
 export interface ReadScope {
   everything: boolean;
   covers: (resource: Resource) => boolean;
+  /**
+   * Whether one grant of the reader covers these resources together, as the gate decides a command on
+   * them (a grant on `server:100-199` covers server 150 with whatever address): an audit entry's.
+   */
+  coversAll: (resources: readonly Resource[]) => boolean;
 }
 
 /** The read scope of a grant on `*` (and of everyone, where every member may read). */
-export const EVERYTHING: ReadScope = { everything: true, covers: () => true };
+export const EVERYTHING: ReadScope = { everything: true, covers: () => true, coversAll: () => true };
 
 export type Decision =
   | { allowed: true; grant: Grant | undefined }
@@ -171,6 +176,9 @@ export class AccessPolicy {
     return {
       everything: false,
       covers: (resource) => held.some((c) => c.patterns.some((p) => covers(p, resource))),
+      coversAll: (resources) =>
+        resources.length > 0 &&
+        held.some((c) => coversAll(c, { command: '', tier: 'viewer', kind: 'read', resources })),
     };
   }
 }
