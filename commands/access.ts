@@ -12,6 +12,7 @@ import { Colour } from '../src/replies/colours.js';
 import { RefusalError, UserError } from '../src/replies/UserError.js';
 import type { Grant } from '../src/store/index.js';
 import { explainAnswer } from './access/explain.js';
+import { accessExport, accessImport } from './access/exportImport.js';
 import {
   commandPaths,
   type GrantParams,
@@ -103,6 +104,24 @@ export const definition = {
           name: 'target',
           description: 'A domain, server:42 or an IP address',
           max_length: 260,
+        },
+      ],
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'export',
+      description: 'The grants as a YAML file, to review and keep in git',
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'import',
+      description: 'A YAML file of grants: shows the difference, applies it on Confirm',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Attachment,
+          name: 'file',
+          description: 'A YAML file as /access export gives (up to 256 KB)',
+          required: true,
         },
       ],
     },
@@ -244,5 +263,7 @@ export const access = defineCommand(definition, {
       },
       run: (context, input) => explainAnswer(context, input),
     }),
+    export: accessExport,
+    import: accessImport,
   },
 });

@@ -89,6 +89,7 @@ export const CHANGE_COMMANDS = [
   'panel bind',
   'access grant',
   'access revoke',
+  'access import',
 ] as const;
 
 export const approvalList = z

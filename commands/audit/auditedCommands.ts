@@ -24,5 +24,7 @@ export const AUDITED_COMMANDS = [
   'access revoke',
   'access list',
   'access explain',
+  'access export',
+  'access import',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];

@@ -81,6 +81,8 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
     revoke: { id: [STRING, true] },
     list: { who: [MENTIONABLE, false] },
     explain: { user: [USER, true], command: [STRING, true], target: [STRING, false] },
+    export: {},
+    import: { file: [ATTACHMENT, true] },
   },
 };
 

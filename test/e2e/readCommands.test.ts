@@ -384,6 +384,8 @@ describe('/help', () => {
     ['/access revoke', 'admin'],
     ['/access list', 'admin'],
     ['/access explain', 'admin'],
+    ['/access export', 'admin'],
+    ['/access import', 'admin'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 
