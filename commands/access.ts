@@ -227,7 +227,9 @@ export const access = defineCommand(definition, {
       run: async ({ store, config, t }, whoValue) => {
         const { grants } = await store.grants.load();
         const all: Grant[] = [...configGrants(config.access), ...grants];
-        const shown = whoValue === undefined ? all : all.filter((g) => g.subject.id === String(whoValue));
+        // A mention's id; the console says `role:<id>` or `user:<id>`.
+        const id = String(whoValue).replace(/^(role|user):/, '');
+        const shown = whoValue === undefined ? all : all.filter((g) => g.subject.id === id);
         const lines = shown.map((g) => grantLine(g, t));
         return {
           embeds: [

@@ -182,7 +182,7 @@ export const accessImport = change({
   precheck: async (params: ImportParams, context: PrepareContext) => {
     const first = params.file !== null;
     const wanted = first
-      ? parseGrantsYaml(await download(params), commandPaths(context.commands ?? []))
+      ? await parseGrantsYaml(await download(params), commandPaths(context.commands ?? []))
       : params.after;
     const { generation, grants } = await context.store.grants.load();
     const diff = importDiff(grants, wanted, params, generation);
@@ -234,7 +234,7 @@ export const accessImport = change({
         },
       ],
       ...(added.cut || removed.cut
-        ? { files: [{ name: AFTER_FILE, content: grantsToYaml(params.after.map(asGrant), new Date(0)) }] }
+        ? { files: [{ name: AFTER_FILE, content: grantsToYaml(params.after.map(asGrant)) }] }
         : {}),
     };
   },

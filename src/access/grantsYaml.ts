@@ -1,6 +1,5 @@
 // The grants as a YAML file (/access export and import), so a team can keep them in git and review them
 // there. One format both ways: what an export writes, an import reads back to "no difference".
-import { Document, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { figure, type Message, message } from '../i18n/Translator.js';
 import { InvalidOptionError } from '../replies/UserError.js';
@@ -57,24 +56,36 @@ function invalid(problem: Message): InvalidOptionError {
   return new InvalidOptionError('file', problem, GRANTS_FILE_EXPECTED);
 }
 
-/** The grants of the store (not the role variables', nor elevations) as the file an export attaches. */
-export function grantsToYaml(grants: readonly Grant[], exportedAt: Date): string {
-  const doc = new Document({
-    version: 1,
-    grants: grants.map((g) => ({
-      id: g.id,
-      who: `${g.subject.kind}:${g.subject.id}`,
-      what: [...g.what],
-      on: [...g.patterns],
-      ...(g.until ? { until: g.until.toISOString() } : {}),
-    })),
-  });
-  doc.commentBefore = ` HostOps grants, exported ${exportedAt.toISOString()}. /access import applies a file like this one:\n the grants it lists are in force, the others end. who: role:<id> or user:<id>; what: command paths\n or a tier; on: patterns (docs/access.md); until: an ISO date and time, or left out for until revoked.`;
-  return doc.toString({ lineWidth: 0 });
+const HEADER = [
+  '# HostOps grants. /access import applies a file like this one: the grants it lists are in force, the',
+  '# others end. who: role:<id> or user:<id>; what: command paths or a tier; on: patterns (docs/access.md);',
+  '# until: an ISO date and time, or left out for until revoked.',
+];
+
+/**
+ * The grants of the store (not the role variables', nor elevations) as the file an export attaches: YAML in
+ * block style, every value a double-quoted (JSON) string, so no name or pattern can read as anything else.
+ * Written without the library, which only reading needs (and loads on first use).
+ */
+export function grantsToYaml(grants: readonly Grant[], exportedAt?: Date): string {
+  const q = (value: string) => JSON.stringify(value);
+  const list = (values: readonly string[]) => `[${values.map(q).join(', ')}]`;
+  const lines = [...HEADER, ...(exportedAt ? [`# Exported ${exportedAt.toISOString()}.`] : []), 'version: 1'];
+  if (grants.length === 0) lines.push('grants: []');
+  else lines.push('grants:');
+  for (const g of grants) {
+    lines.push(`  - id: ${q(g.id)}`, `    who: ${q(`${g.subject.kind}:${g.subject.id}`)}`);
+    lines.push(`    what: ${list(g.what)}`, `    on: ${list(g.patterns)}`);
+    if (g.until) lines.push(`    until: ${q(g.until.toISOString())}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** The grants a file lists, each checked as /access grant checks its options; throws naming the first fault. */
-export function parseGrantsYaml(input: string, commandPaths: readonly string[]): FileGrant[] {
+export async function parseGrantsYaml(input: string, commandPaths: readonly string[]): Promise<FileGrant[]> {
+  // Loaded on first use (a chunk of its own in the build): most processes never import grants.
+  // yaml's `node` export is CommonJS: its module is the default (all the bundle's chunk has).
+  const { parseDocument } = (await import('yaml')).default;
   const doc = parseDocument(input, { uniqueKeys: true, prettyErrors: false });
   const yamlError = doc.errors[0];
   if (yamlError)
