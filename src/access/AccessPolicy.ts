@@ -166,6 +166,26 @@ export class AccessPolicy {
   }
 
   /**
+   * Where the asker's grants allow a command (what /help shows): `['*']` everywhere, else the patterns of
+   * the kinds the command names (`kinds`: its options'), `[]` nowhere. A command naming no resource is
+   * allowed everywhere or nowhere, as `decide` says of it.
+   */
+  reach(
+    asker: Asker,
+    asked: Omit<Asked, 'resources'>,
+    kinds: ReadonlySet<ResourceKind>,
+    now: Date,
+  ): string[] {
+    const whole = { ...asked, resources: [] };
+    if (kinds.size === 0) return this.decide(asker, whole, now).allowed ? ['*'] : [];
+    if (asked.tier === 'everyone' || (asked.tier === 'viewer' && this.#everyoneReads)) return ['*'];
+    const allowing = this.#held(asker, now.getTime()).filter((c) => allowsCommand(c, whole));
+    if (allowing.some((c) => c.kinds.has('any'))) return ['*'];
+    const patterns = allowing.flatMap((c) => c.patterns.filter((p) => p.kind !== 'any' && kinds.has(p.kind)));
+    return [...new Set(patterns.map((p) => p.text))];
+  }
+
+  /**
    * What the asker may see: whether a resource lies within any grant they hold (every grant lets its
    * holder read what it is on). Everything, where every member may read.
    */

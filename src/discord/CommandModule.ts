@@ -267,7 +267,9 @@ export type Subcommand<N extends OptionNames = OptionNames> =
       kind: 'info';
       tier: Tier;
       anywhere?: boolean;
-      respond(context: CommandContext<N>): ReplyBody & { data?: AnswerData };
+      respond(
+        context: CommandContext<N>,
+      ): (ReplyBody & { data?: AnswerData }) | Promise<ReplyBody & { data?: AnswerData }>;
     };
 
 /** A button of a command's own answer (e.g. paging), pressed later by anyone who can see it. */

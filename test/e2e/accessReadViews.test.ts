@@ -193,3 +193,31 @@ describe('/watch calendar by read scope', () => {
     expect(edit.files?.[0]?.text ?? '').toContain('c3.other.example');
   });
 });
+
+describe('/help by grants', () => {
+  const lineOf = (lines: string[], command: string) =>
+    lines.find((line) => line.includes(`\`${command}\``)) ?? '';
+
+  it('marks what the grants allow, and where; what neither roles nor grants allow stays 🚫', async () => {
+    const cb = await callbackOf(t, t.command({ commandName: 'help', ...asSupport }));
+    const lines = str(dig(cb.data, 'embeds', 0, 'description')).split('\n');
+    expect(lineOf(lines, '/domain dns')).toMatch(
+      /^✅ .* · \*operator\* · on `\*\.acme\.example` \(your grants\)$/,
+    );
+    expect(lineOf(lines, '/server rdns')).toMatch(/^✅ .* · on `server:100-199` \(your grants\)$/);
+    expect(lineOf(lines, '/domain info')).toMatch(/^✅ .* · on `\*\.acme\.example` \(your grants\)$/);
+    // A read naming no resource: allowed, filtered by the read scope; no place to name.
+    expect(lineOf(lines, '/audit')).toMatch(/^✅ .*\*operator\*$/);
+    // A change naming no resource needs a grant on `*` or one naming it; an admin's command, an admin's grant.
+    expect(lineOf(lines, '/musicbot create')).toMatch(/^🚫 /);
+    expect(lineOf(lines, '/domain register')).toMatch(/^🚫 /);
+    expect(lineOf(lines, '/access grant')).toMatch(/^🚫 /);
+  });
+
+  it('is as before for a member whose roles allow it all', async () => {
+    const cb = await callbackOf(t, t.command({ commandName: 'help', roles: [ROLES.admin] }));
+    const text = str(dig(cb.data, 'embeds', 0, 'description'));
+    expect(text).not.toContain('your grants');
+    expect(text).not.toContain('🚫');
+  });
+});
