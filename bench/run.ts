@@ -17,6 +17,7 @@ import {
   WATCHED_DOMAINS,
 } from './botSetup.js';
 import { access } from './metrics/access.js';
+import { accessAck } from './metrics/accessAck.js';
 import { ack } from './metrics/ack.js';
 import { claims } from './metrics/claims.js';
 import { coldStart } from './metrics/coldStart.js';
@@ -74,6 +75,7 @@ const METRICS = [
   scrape,
   operatorPages,
   access,
+  accessAck,
 ];
 
 const out = (text: string) => process.stdout.write(`${text}\n`);

@@ -13,6 +13,7 @@ import { Colour } from '../src/replies/colours.js';
 import { RefusalError, UserError } from '../src/replies/UserError.js';
 import type { Grant } from '../src/store/index.js';
 import { explainAnswer } from './access/explain.js';
+import { accessExport, accessImport } from './access/exportImport.js';
 import {
   commandPaths,
   type GrantParams,
@@ -144,6 +145,24 @@ export const definition = {
         },
       ],
     },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'export',
+      description: 'The grants as a YAML file, to review and keep in git',
+    },
+    {
+      type: ApplicationCommandOptionType.Subcommand,
+      name: 'import',
+      description: 'A YAML file of grants: shows the difference, applies it on Confirm',
+      options: [
+        {
+          type: ApplicationCommandOptionType.Attachment,
+          name: 'file',
+          description: 'A YAML file as /access export gives (up to 256 KB)',
+          required: true,
+        },
+      ],
+    },
   ],
 } as const satisfies RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -248,7 +267,9 @@ export const access = defineCommand(definition, {
       run: async ({ store, config, t }, whoValue) => {
         const { grants } = await store.grants.load();
         const all: Grant[] = [...configGrants(config.access), ...grants];
-        const shown = whoValue === undefined ? all : all.filter((g) => g.subject.id === String(whoValue));
+        // A mention's id; the console says `role:<id>` or `user:<id>`.
+        const id = String(whoValue).replace(/^(role|user):/, '');
+        const shown = whoValue === undefined ? all : all.filter((g) => g.subject.id === id);
         const lines = shown.map((g) => grantLine(g, t));
         return {
           embeds: [
@@ -284,5 +305,7 @@ export const access = defineCommand(definition, {
       },
       run: (context, input) => explainAnswer(context, input),
     }),
+    export: accessExport,
+    import: accessImport,
   },
 });

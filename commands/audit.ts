@@ -2,7 +2,10 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import type { ReadScope } from '../src/access/AccessPolicy.js';
+import { readScopeOf } from '../src/access/readScopeOf.js';
 import { auditCsv, auditCsvRows } from '../src/audit/auditCsv.js';
+import { auditEntryVisible } from '../src/audit/auditScope.js';
 import { AUDIT_OUTCOMES } from '../src/audit/outcomes.js';
 import {
   AUDIT_PAGE_SIZE,
@@ -35,6 +38,7 @@ import {
   MAX_TARGET_LENGTH,
   type PagePosition,
 } from './audit/pageId.js';
+import { scopedExport, scopedSearch } from './audit/scopedSearch.js';
 
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 3650;
@@ -188,12 +192,15 @@ function describeRequest({ query, days, export: csv }: AuditRequest): string {
 
 /**
  * The page at `position`, its matches counted up to COUNT_CAP. An id past the end (entries purged since
- * the button was drawn) shows the page at the end it went towards: never an empty page.
+ * the button was drawn) shows the page at the end it went towards: never an empty page. A reader whose
+ * grants cover less than everything sees, counts and pages only the entries inside (scopedSearch).
  */
-async function page(store: Store, query: AuditQuery, position: PagePosition) {
+async function page(store: Store, query: AuditQuery, position: PagePosition, scope: ReadScope) {
   const filter = storeFilter(query);
   const search = (at: PagePosition) =>
-    store.audit.search(filter, { limit: AUDIT_PAGE_SIZE, ...at, countUpTo: COUNT_CAP });
+    scope.everything
+      ? store.audit.search(filter, { limit: AUDIT_PAGE_SIZE, ...at, countUpTo: COUNT_CAP })
+      : scopedSearch(store, filter, at, (entry) => auditEntryVisible(scope, entry), COUNT_CAP);
   let at = position;
   let result = await search(at);
   if (result.rows.length === 0 && at.offset > 0) {
@@ -260,9 +267,11 @@ export async function exportCsv(
   return { csv: parts.join(''), count, total: Math.max(first.total, count), capped: first.capped };
 }
 
-async function answer({ store, t }: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
+async function answer(context: CommandContext, request: AuditRequest): Promise<ReadAnswer> {
+  const { store, t } = context;
   const { query } = request;
-  const result = await page(store, query, { from: 'newest', offset: 0 });
+  const scope = await readScopeOf(context);
+  const result = await page(store, query, { from: 'newest', offset: 0 }, scope);
   let exportNote: string | undefined;
   const files: PreviewFile[] = [];
   const { since, userId, ...filter } = query;
@@ -278,7 +287,9 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
     entries: result.rows.map(auditEntryData),
   };
   if (request.export) {
-    const all = await exportCsv(store, storeFilter(query));
+    const all = scope.everything
+      ? await exportCsv(store, storeFilter(query))
+      : await scopedExport(store, storeFilter(query), (entry) => auditEntryVisible(scope, entry), EXPORT_CAP);
     files.push({ name: EXPORT_FILE, content: all.csv });
     const { count, total, capped } = all;
     data.export = { file: EXPORT_FILE, rows: count, total, totalCapped: capped };
@@ -295,11 +306,14 @@ async function answer({ store, t }: CommandContext, request: AuditRequest): Prom
 
 const paging: ComponentHandler = {
   tier: 'operator',
-  update: async ({ store, args, t }) => {
+  update: async (context) => {
+    const { store, args, t } = context;
     const decoded = decodePageArgs(args);
     if (!decoded) throw new UserError(message('audit.old_button'));
     const { query, from, offset } = decoded;
-    return renderAuditPage(pageView(query, await page(store, query, { from, offset })), t);
+    // The presser's scope: a button draws the page of whoever presses it.
+    const scope = await readScopeOf(context);
+    return renderAuditPage(pageView(query, await page(store, query, { from, offset }, scope)), t);
   },
 };
 

@@ -3,7 +3,9 @@ import {
   ApplicationCommandOptionType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { canRun, channelAllowed } from '../src/access/tiers.js';
+import type { AccessGate } from '../src/access/AccessGate.js';
+import { resourceKindsOf } from '../src/access/resourcesOf.js';
+import { canRun, channelAllowed, placeRefusal, runsAnywhere } from '../src/access/tiers.js';
 import { type CommandContext, defineCommand, GUILD_ONLY } from '../src/discord/CommandModule.js';
 import { commandTexts } from '../src/i18n/commandTexts.js';
 import type { Translator } from '../src/i18n/Translator.js';
@@ -23,9 +25,29 @@ function shownAs(path: string, part: 'name' | 'description', english: string, t:
   return (t.locale === 'en' ? undefined : commandTexts[t.locale][path]?.[part]) ?? english;
 }
 
-/** Ephemeral: in the invoker's language, with the command descriptions their client shows. */
-function respond({ commands, tier, config, interaction, t }: CommandContext): ReplyBody & { data: HelpData } {
+type Reach = Awaited<ReturnType<AccessGate['reachOf']>>;
+
+/**
+ * Where the invoker's grants let them run what their roles do not (`undefined`: no grant to ask, as in a
+ * setup without any, or a store that cannot say now — then the roles alone decide, as before grants).
+ */
+async function reachOf(context: CommandContext): Promise<Reach | undefined> {
+  const { gate, commands, config, interaction } = context;
+  const belowTier = commands.some((m) =>
+    Object.values(m.subcommands).some((sub) => !canRun(sub, interaction, config.access)),
+  );
+  if (!gate || !belowTier) return undefined;
+  return gate.reachOf(interaction).catch(() => undefined);
+}
+
+/**
+ * Ephemeral: in the invoker's language, with the command descriptions their client shows. A command the
+ * member's roles do not allow is marked ✅ where a grant of theirs does, with the patterns it holds on.
+ */
+async function respond(context: CommandContext): Promise<ReplyBody & { data: HelpData }> {
+  const { commands, tier, config, interaction, t } = context;
   const here = channelAllowed(interaction, config.access);
+  const reach = await reachOf(context);
   const entries = commands.flatMap((module) =>
     Object.entries(module.subcommands).map(([name, subcommand]) => {
       const option = module.definition.options?.find(
@@ -42,10 +64,32 @@ function respond({ commands, tier, config, interaction, t }: CommandContext): Re
         option?.description ?? module.definition.description,
         t,
       );
-      const allowed = canRun(subcommand, interaction, config.access);
+      const english = `/${command}${name ? ` ${name}` : ''}`;
+      const where = canRun(subcommand, interaction, config.access)
+        ? ['*']
+        : reach && !placeRefusal(interaction, config.access, runsAnywhere(subcommand))
+          ? reach(
+              { label: english, tier: subcommand.tier, kind: subcommand.kind },
+              resourceKindsOf(
+                english,
+                (option?.options ?? []).map((o) => o.name),
+              ),
+            )
+          : [];
+      const allowed = where.length > 0;
+      const on =
+        allowed && where[0] !== '*'
+          ? ` · ${t('help.where', { patterns: where.map((p) => `\`${p}\``).join(', ') })}`
+          : '';
       return {
-        line: `${allowed ? '✅' : '🚫'} \`${label}\` — ${description} · *${subcommand.tier}*`,
-        data: { command: name ? `${command} ${name}` : command, tier: subcommand.tier, allowed, description },
+        line: `${allowed ? '✅' : '🚫'} \`${label}\` — ${description} · *${subcommand.tier}*${on}`,
+        data: {
+          command: name ? `${command} ${name}` : command,
+          tier: subcommand.tier,
+          allowed,
+          description,
+          ...(on ? { where } : {}),
+        },
       };
     }),
   );

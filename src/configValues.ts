@@ -89,6 +89,7 @@ export const CHANGE_COMMANDS = [
   'panel bind',
   'access grant',
   'access revoke',
+  'access import',
   'access request',
 ] as const;
 

@@ -15,13 +15,13 @@ import { type Summary, summarize } from '../stats.js';
 const ms3 = (value: number) => `${value.toFixed(3)} ms`;
 const fmt = (s: Summary) => `n=${s.n}, p50 ${ms3(s.p50)}, p99 ${ms3(s.p99)}, max ${ms3(s.max)}`;
 
-const GRANTS = 1000;
+export const GRANTS = 1000;
 const DECISIONS = 20_000;
 const TARGET_MS = 0.2;
 const ACCESS = { viewerRoleIds: ['1'], operatorRoleIds: ['2'], adminRoleIds: ['3'], channelIds: [] };
 
 /** 1,000 grants over 100 roles and 400 users; the asker holds three roles of them (30 grants). */
-function grants(): Grant[] {
+export function benchGrants(): Grant[] {
   return Array.from({ length: GRANTS }, (_, n) => ({
     id: `g${n.toString(16).padStart(8, '0')}`,
     subject:
@@ -48,7 +48,7 @@ export const access: Metric = {
     const full: number[] = [];
     const compiled: number[] = [];
     try {
-      for (const grant of grants()) await store.grants.add(grant);
+      for (const grant of benchGrants()) await store.grants.add(grant);
       const cache = new GrantCache(store, ACCESS);
       const asker = { userId: 'u7', roleIds: new Set(['r1', 'r41', 'r81']) };
       const now = new Date();

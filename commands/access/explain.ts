@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { askedOf, type GateAsk } from '../../src/access/AccessGate.js';
+import { memberRoleIds } from '../../src/access/tiers.js';
 import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
 import { message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
@@ -36,8 +37,11 @@ export async function explainAnswer(context: CommandContext, input: ExplainInput
     kind: subcommand.kind,
     values: targetValues(input.target),
   };
+  // The invoker explained: their own roles (the console's `--as USER_ID --roles …` has no guild to ask).
+  const own = input.userId === context.interaction.user.id ? memberRoleIds(context.interaction) : undefined;
   const roleIds =
     input.roleIds ??
+    own ??
     (await context.interaction.guild?.members
       .fetch(input.userId)
       .then((member) => new Set(member.roles.cache.keys()))

@@ -25,5 +25,7 @@ export const AUDITED_COMMANDS = [
   'access request',
   'access list',
   'access explain',
+  'access export',
+  'access import',
 ] as const;
 export type AuditedCommand = (typeof AUDITED_COMMANDS)[number];

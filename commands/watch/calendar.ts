@@ -1,3 +1,4 @@
+import { readScopeOf } from '../../src/access/readScopeOf.js';
 import type { CommandContext, ReadAnswer } from '../../src/discord/CommandModule.js';
 import { message } from '../../src/i18n/Translator.js';
 import { Colour } from '../../src/replies/colours.js';
@@ -11,11 +12,18 @@ import { watchOf } from './listPage.js';
 /** What Discord takes as one file from a bot in a server without boosts. */
 const DISCORD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
 
-/** Answered in the channel: `context.t` is BOT_LOCALE's. */
+/**
+ * Answered in the channel: `context.t` is BOT_LOCALE's. A reader whose grants cover less than everything
+ * gets the calendar of the watched domains inside alone, its counts among them.
+ */
 export async function calendar(context: CommandContext): Promise<ReadAnswer> {
   const { t } = context;
   const watch = watchOf(context);
-  const calendar = await watch.calendar(t);
+  const scope = await readScopeOf(context);
+  const calendar = await watch.calendar(
+    t,
+    scope.everything ? undefined : (domain) => scope.covers({ kind: 'domain', ascii: domain }),
+  );
   const { data } = calendar;
   if (data.events.length === 0) throw new UserError(message('watch.calendar.empty'));
   const tooLarge = (size: number) => {

@@ -4,7 +4,7 @@ import { message } from '../i18n/Translator.js';
 import { RefusalError } from '../replies/UserError.js';
 import { type Asked, type Asker, type Decision, EVERYTHING, type ReadScope } from './AccessPolicy.js';
 import type { GrantCache } from './GrantCache.js';
-import { patternResource, type Resource, resourceText } from './patterns.js';
+import { patternResource, type Resource, type ResourceKind, resourceText } from './patterns.js';
 import { resourcesOf } from './resourcesOf.js';
 import {
   type Gated,
@@ -62,6 +62,19 @@ export class AccessGate {
     if (tierAllows(memberTier(roleIds, this.access), 'viewer')) return EVERYTHING;
     const policy = await this.grants.policy();
     return policy.readScope({ userId: interaction.user.id, roleIds }, this.now());
+  }
+
+  /**
+   * Where the invoker's grants allow each command (/help), the grants read once: pattern texts, `['*']`
+   * everywhere, `[]` nowhere. The place (guild, channel) is the caller's to check.
+   */
+  async reachOf(
+    interaction: Pick<Gated, 'member'> & { user: { id: string } },
+  ): Promise<(ask: Omit<GateAsk, 'values' | 'anyChannel'>, kinds: ReadonlySet<ResourceKind>) => string[]> {
+    const policy = await this.grants.policy();
+    const asker = { userId: interaction.user.id, roleIds: memberRoleIds(interaction) };
+    const now = this.now();
+    return (ask, kinds) => policy.reach(asker, askedOf(ask), kinds, now);
   }
 
   /** The decision for `asker` alone (/access explain): the same policy, the same clock. */

@@ -26,10 +26,15 @@ export interface Asked {
 export interface ReadScope {
   everything: boolean;
   covers: (resource: Resource) => boolean;
+  /**
+   * Whether one grant of the reader covers these resources together, as the gate decides a command on
+   * them (a grant on `server:100-199` covers server 150 with whatever address): an audit entry's.
+   */
+  coversAll: (resources: readonly Resource[]) => boolean;
 }
 
 /** The read scope of a grant on `*` (and of everyone, where every member may read). */
-export const EVERYTHING: ReadScope = { everything: true, covers: () => true };
+export const EVERYTHING: ReadScope = { everything: true, covers: () => true, coversAll: () => true };
 
 export type Decision =
   | { allowed: true; grant: Grant | undefined }
@@ -161,6 +166,26 @@ export class AccessPolicy {
   }
 
   /**
+   * Where the asker's grants allow a command (what /help shows): `['*']` everywhere, else the patterns of
+   * the kinds the command names (`kinds`: its options'), `[]` nowhere. A command naming no resource is
+   * allowed everywhere or nowhere, as `decide` says of it.
+   */
+  reach(
+    asker: Asker,
+    asked: Omit<Asked, 'resources'>,
+    kinds: ReadonlySet<ResourceKind>,
+    now: Date,
+  ): string[] {
+    const whole = { ...asked, resources: [] };
+    if (kinds.size === 0) return this.decide(asker, whole, now).allowed ? ['*'] : [];
+    if (asked.tier === 'everyone' || (asked.tier === 'viewer' && this.#everyoneReads)) return ['*'];
+    const allowing = this.#held(asker, now.getTime()).filter((c) => allowsCommand(c, whole));
+    if (allowing.some((c) => c.kinds.has('any'))) return ['*'];
+    const patterns = allowing.flatMap((c) => c.patterns.filter((p) => p.kind !== 'any' && kinds.has(p.kind)));
+    return [...new Set(patterns.map((p) => p.text))];
+  }
+
+  /**
    * What the asker may see: whether a resource lies within any grant they hold (every grant lets its
    * holder read what it is on). Everything, where every member may read.
    */
@@ -171,6 +196,9 @@ export class AccessPolicy {
     return {
       everything: false,
       covers: (resource) => held.some((c) => c.patterns.some((p) => covers(p, resource))),
+      coversAll: (resources) =>
+        resources.length > 0 &&
+        held.some((c) => coversAll(c, { command: '', tier: 'viewer', kind: 'read', resources })),
     };
   }
 }

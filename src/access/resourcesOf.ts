@@ -33,3 +33,13 @@ export function optionValues(
     serverId: label.startsWith('/server ') ? get('id') : undefined,
   };
 }
+
+/** The kinds of resource a subcommand's options name (what /help says where it may run), by optionValues. */
+export function resourceKindsOf(label: string, optionNames: readonly string[]): Set<ResourceKind> {
+  const values = optionValues(label, (name) => (optionNames.includes(name) ? 'x' : undefined));
+  return new Set(
+    Object.entries(RESOURCE_VALUES)
+      .filter(([name]) => values[name] !== undefined)
+      .map(([, kind]) => kind),
+  );
+}

@@ -21,7 +21,13 @@ import {
   type Sent,
   snowflake,
 } from './ConsoleInteraction.js';
-import { CONSOLE_CHANNEL_ID, CONSOLE_GUILD_ID, CONSOLE_ROLE_IDS, type ConsoleTier } from './consoleConfig.js';
+import {
+  CONSOLE_CHANNEL_ID,
+  CONSOLE_GUILD_ID,
+  CONSOLE_ROLE_IDS,
+  type ConsoleTier,
+  isConsoleTier,
+} from './consoleConfig.js';
 import { parseCommandLine } from './parseCommandLine.js';
 
 /** One exchange with the router: what it sent back, and how the command ended (if it did). */
@@ -40,7 +46,10 @@ export interface FinalMessage {
 
 export interface SessionOptions {
   config: Config;
-  tier: ConsoleTier;
+  /** A tier (its console role), or a Discord user id to act as with `roles` alone (to try grants). */
+  as: ConsoleTier | string;
+  /** Role ids the console user holds besides the tier's (`--roles`). */
+  roles?: readonly string[];
   logger: Logger;
   secrets: SecretRegistry;
   osUser: string;
@@ -107,10 +116,12 @@ export class ConsoleSession {
       observer,
       commands,
     });
+    const tier = isConsoleTier(options.as) ? options.as : undefined;
     const actor: ConsoleActor = {
-      userId: consoleActor(options.osUser).id,
+      // Acting as a Discord user: their id, so the grants of that user (and of `roles`) decide.
+      userId: tier ? consoleActor(options.osUser).id : options.as,
       username: consoleActor(options.osUser).name,
-      roleIds: [CONSOLE_ROLE_IDS[options.tier]],
+      roleIds: [...(tier ? [CONSOLE_ROLE_IDS[tier]] : []), ...(options.roles ?? [])],
       guildId: CONSOLE_GUILD_ID,
       channelId: CONSOLE_CHANNEL_ID,
       locale: options.locale ?? 'en',

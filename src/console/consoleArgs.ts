@@ -1,6 +1,6 @@
 import { message } from '../i18n/Translator.js';
 import { CommandLineError } from './CommandLineError.js';
-import { CONSOLE_TIERS, type ConsoleTier } from './consoleConfig.js';
+import { CONSOLE_TIERS, type ConsoleTier, isConsoleTier } from './consoleConfig.js';
 
 /** Exit codes of a one-shot command, and of an interactive session (ok, notSent, interrupted). */
 export const EXIT = {
@@ -19,8 +19,14 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+/** A Discord id, as `--as` and `--roles` take them. */
+const DISCORD_ID = /^\d{17,20}$/;
+
 export interface ConsoleArgs {
-  as: ConsoleTier;
+  /** A tier, or a Discord user id to act as (with `roles`), so grants can be tried without Discord. */
+  as: ConsoleTier | string;
+  /** Role ids held besides the tier's, or the only ones of a user `as` names. */
+  roles: string[];
   yes: boolean;
   json: boolean;
   verbose: boolean;
@@ -38,6 +44,7 @@ export interface ConsoleArgs {
 export function parseArgs(argv: readonly string[]): ConsoleArgs {
   const args: ConsoleArgs = {
     as: 'viewer',
+    roles: [],
     yes: false,
     json: false,
     verbose: false,
@@ -52,10 +59,17 @@ export function parseArgs(argv: readonly string[]): ConsoleArgs {
     const arg = argv[index] ?? '';
     if (arg === '--as' || arg.startsWith('--as=')) {
       const value = arg === '--as' ? argv[++index] : arg.slice('--as='.length);
-      if (!CONSOLE_TIERS.includes(value as ConsoleTier)) {
+      if (value === undefined || (!isConsoleTier(value) && !DISCORD_ID.test(value))) {
         throw new CommandLineError(message('console.args.as', { tiers: CONSOLE_TIERS.join(', ') }));
       }
-      args.as = value as ConsoleTier;
+      args.as = value;
+    } else if (arg === '--roles' || arg.startsWith('--roles=')) {
+      const value = arg === '--roles' ? argv[++index] : arg.slice('--roles='.length);
+      const ids = (value ?? '').split(',').map((id) => id.trim());
+      if (value === undefined || ids.some((id) => !DISCORD_ID.test(id))) {
+        throw new CommandLineError(message('console.args.roles'));
+      }
+      args.roles = [...new Set([...args.roles, ...ids])];
     } else if (arg === '--revert' || arg.startsWith('--revert=')) {
       const value = arg === '--revert' ? argv[++index] : arg.slice('--revert='.length);
       if (value === undefined || value === '' || value.startsWith('-')) {

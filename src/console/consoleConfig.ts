@@ -7,6 +7,10 @@ import { SANDBOX_URL } from '../sandbox/sandboxMode.js';
 export const CONSOLE_TIERS = ['viewer', 'operator', 'admin'] as const;
 export type ConsoleTier = (typeof CONSOLE_TIERS)[number];
 
+export function isConsoleTier(value: string): value is ConsoleTier {
+  return (CONSOLE_TIERS as readonly string[]).includes(value);
+}
+
 /**
  * Made-up Discord ids: the console's one guild and channel, and one role per tier. The access
  * configuration names these roles, and `--as` gives the console user the matching one, so the very

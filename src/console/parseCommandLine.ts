@@ -148,8 +148,15 @@ function convert(
       value = raw;
       break;
     }
+    case ApplicationCommandOptionType.Mentionable: {
+      // No guild to tell a role's id from a member's: `role:<id>` or `<@&id>` says it (what /access grant reads).
+      const match = /^(?:(role|user):|<@(&?)!?)?(\d{17,20})>?$/.exec(raw);
+      if (!match?.[3]) return fail(message('console.line.not_discord_id', { value: quoted }));
+      const kind = match[1] ?? (match[2] === '&' ? 'role' : undefined);
+      value = kind ? `${kind}:${match[3]}` : match[3];
+      break;
+    }
     case ApplicationCommandOptionType.User:
-    case ApplicationCommandOptionType.Mentionable:
     case ApplicationCommandOptionType.Role:
     case ApplicationCommandOptionType.Channel: {
       const id = /^(?:<[@#]?[!&]?)?(\d{17,20})>?$/.exec(raw)?.[1];

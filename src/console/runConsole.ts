@@ -68,7 +68,15 @@ export async function runConsole(argv: readonly string[], io: ConsoleIo): Promis
   };
   let session: ConsoleSession;
   try {
-    session = await ConsoleSession.open({ config, tier: args.as, logger, secrets, osUser, locale });
+    session = await ConsoleSession.open({
+      config,
+      as: args.as,
+      roles: args.roles,
+      logger,
+      secrets,
+      osUser,
+      locale,
+    });
   } catch (error) {
     if (error instanceof StoreOpenError) {
       writeLine(io.stderr, t('console.cannot_start', { problem: error.message }));

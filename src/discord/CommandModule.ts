@@ -76,6 +76,8 @@ export interface CommandContext<N extends OptionNames = OptionNames> {
 
 /** What making a change (its look-up and preview) may use; `t` is the invoker's language. */
 export interface PrepareContext {
+  /** The command list, where the context has it: a command's own parse does, a button's check again not. */
+  commands?: readonly CommandModule[];
   config: Config;
   resolver: AddressResolver;
   logger: Logger;
@@ -274,7 +276,9 @@ export type Subcommand<N extends OptionNames = OptionNames> =
       kind: 'info';
       tier: Tier;
       anywhere?: boolean;
-      respond(context: CommandContext<N>): ReplyBody & { data?: AnswerData };
+      respond(
+        context: CommandContext<N>,
+      ): (ReplyBody & { data?: AnswerData }) | Promise<ReplyBody & { data?: AnswerData }>;
     };
 
 /** A button of a command's own answer (e.g. paging), pressed later by anyone who can see it. */

@@ -291,7 +291,7 @@ export class InteractionRouter {
       checkOptionLimits(this.#table.options(label), interaction.options);
       switch (subcommand.kind) {
         case 'info': {
-          const { data, ...body } = subcommand.respond(context);
+          const { data, ...body } = await subcommand.respond(context);
           await this.#answers.acknowledge(invocation, interaction.reply(ephemeral(body)));
           this.#answers.data(interaction, data);
           await this.#answers.finish(invocation, 'ok');

@@ -7,6 +7,7 @@ import * as console from './messages/console.js';
 import * as domain from './messages/domain.js';
 import * as errors from './messages/errors.js';
 import * as forms from './messages/forms.js';
+import * as grantsFile from './messages/grantsFile.js';
 import * as help from './messages/help.js';
 import * as musicbot from './messages/musicbot.js';
 import * as panel from './messages/panel.js';
@@ -52,6 +53,7 @@ export const english = {
   ...rdap.en,
   ...console.en,
   ...access.en,
+  ...grantsFile.en,
 } as const;
 
 export type English = typeof english;
@@ -74,5 +76,6 @@ export const catalogue: Record<Locale, { readonly [K in keyof English]: string }
     ...rdap.de,
     ...console.de,
     ...access.de,
+    ...grantsFile.de,
   },
 };

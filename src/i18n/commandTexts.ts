@@ -128,6 +128,8 @@ const de = {
   'audit.command=access request': { name: '/zugriff anfragen' },
   'audit.command=access list': { name: '/zugriff liste' },
   'audit.command=access explain': { name: '/zugriff erklären' },
+  'audit.command=access export': { name: '/zugriff exportieren' },
+  'audit.command=access import': { name: '/zugriff importieren' },
   'audit.target': {
     name: 'ziel',
     description: 'Nur Einträge, deren Ziel diesen Text enthält; unter 3 Zeichen das ganze Ziel',
@@ -229,6 +231,18 @@ const de = {
   'access.explain.user': { name: 'mitglied', description: 'Das Mitglied' },
   'access.explain.command': { name: 'befehl', description: 'Ein Befehlspfad: domain dns' },
   'access.explain.target': { name: 'ziel', description: 'Eine Domain, server:42 oder eine IP-Adresse' },
+  'access.export': {
+    name: 'exportieren',
+    description: 'Die Berechtigungen als YAML-Datei, zum Prüfen und Ablegen in git',
+  },
+  'access.import': {
+    name: 'importieren',
+    description: 'Eine YAML-Datei von Berechtigungen: zeigt den Unterschied, übernimmt ihn mit Bestätigen',
+  },
+  'access.import.file': {
+    name: 'datei',
+    description: 'Eine YAML-Datei, wie /access export sie liefert (bis 256 KB)',
+  },
 } as const satisfies Readonly<Record<string, CommandText>>;
 
 /** The paths the translations name: held to the definitions' paths in commands/index.ts by the typecheck. */

@@ -96,7 +96,8 @@ export type HelpData = {
   tier: string;
   /** Whether commands are taken in the channel it was asked in. */
   here: boolean;
-  commands: { command: string; tier: string; allowed: boolean; description: string }[];
+  /** `where`: the patterns a grant allows it on, when the member's roles do not allow it everywhere. */
+  commands: { command: string; tier: string; allowed: boolean; description: string; where?: string[] }[];
   /** On the sandbox only: the domains and servers it knows. */
   sandbox?: { domains: string[]; servers: { id: number; name: string }[] };
 };

@@ -168,10 +168,11 @@ export class DomainWatch implements WatchData {
 
   /**
    * The expiry calendar of the whole list in `t`'s language: read a page at a time and rendered in turns,
-   * once per change of the watch data (every replica sees the change through the store's stamp).
+   * once per change of the watch data (every replica sees the change through the store's stamp). With
+   * `covers`, only the domains it covers (a reader's scope): computed for that reader, not kept.
    */
-  calendar(t: Translator): Promise<WatchCalendar> {
-    return this.#calendars.get(t);
+  calendar(t: Translator, covers?: (domain: string) => boolean): Promise<WatchCalendar> {
+    return covers ? this.#calendars.only(t, covers) : this.#calendars.get(t);
   }
 
   /** Days left of a stored expiry date, counted from the current day in the API's zone. */

@@ -44,10 +44,17 @@ export class WatchCalendars {
     return { stamp, ...value };
   }
 
-  async #compute(t: Translator): Promise<Omit<WatchCalendar, 'stamp'>> {
+  /** The calendar of the domains `covers` takes alone (a reader's read scope), computed for this call. */
+  async only(t: Translator, covers: (domain: string) => boolean): Promise<WatchCalendar> {
+    const stamp = await this.watch.changeStamp();
+    return { stamp, ...(await this.#compute(t, covers)) };
+  }
+
+  async #compute(t: Translator, covers?: (domain: string) => boolean): Promise<Omit<WatchCalendar, 'stamp'>> {
     const budget = new TurnBudget();
     const collector = new CalendarCollector(this.leadDays, t);
-    for await (const page of watchPages(this.watch, budget)) await collector.add(page, budget);
+    for await (const page of watchPages(this.watch, budget))
+      await collector.add(covers ? page.filter((row) => covers(row.domain)) : page, budget);
     const data = await collector.data(budget);
     let rendered: Promise<RenderedCalendar> | undefined;
     return {

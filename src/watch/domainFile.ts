@@ -1,9 +1,13 @@
 import type { Attachment } from 'discord.js';
-import { request } from 'undici';
 import type { Locale } from '../i18n/locales.js';
 import { figure, type Message, message, translator } from '../i18n/Translator.js';
 import { escapeUserText } from '../replies/escapeUserText.js';
 import { InvalidOptionError, UserError } from '../replies/UserError.js';
+import {
+  AttachmentDownloadError,
+  downloadAttachment,
+  isAttachmentUrl,
+} from '../validation/downloadAttachment.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { type ParsedDomain, parseDomain } from '../validation/parseDomain.js';
 import type { ParsedDomainList } from '../validation/parseDomainList.js';
@@ -28,9 +32,6 @@ export interface FileRequest {
   size: number;
 }
 
-// Discord serves attachments from its CDN; the configured API host covers REST proxies and test doubles.
-const ATTACHMENT_HOSTS = ['cdn.discordapp.com', 'media.discordapp.net'];
-
 /**
  * What can be told from the attachment before downloading it: where it is, its size and its kind.
  * Only Discord's own hosts are fetched, so a forged payload cannot make HostOps request anything else.
@@ -38,8 +39,7 @@ const ATTACHMENT_HOSTS = ['cdn.discordapp.com', 'media.discordapp.net'];
  */
 export function checkAttachment(attachment: Attachment, discordApiUrl: string, locale: Locale): FileRequest {
   const name = attachment.name;
-  const host = URL.canParse(attachment.url) ? new URL(attachment.url).hostname : '';
-  if (![...ATTACHMENT_HOSTS, new URL(discordApiUrl).hostname].includes(host)) {
+  if (!isAttachmentUrl(attachment.url, discordApiUrl)) {
     throw new InvalidOptionError('file', message('watch.file.not_discord', { name }), FILE_EXPECTED);
   }
   const type = attachment.contentType ?? '';
@@ -73,54 +73,29 @@ const tooLarge = (file: FileRequest) =>
 
 /** Downloads the attachment, never more than 1 MB and never for longer than the timeout. */
 export async function downloadDomainFile(file: FileRequest): Promise<string> {
-  const signal = AbortSignal.timeout(FILE_DOWNLOAD_TIMEOUT_MS);
-  let body: Buffer;
   try {
-    const response = await request(file.url, { method: 'GET', signal });
-    // Stopping early (too large) destroys the body, which undici 6 reports as an 'error' event after the
-    // loop below has let go of it: nobody reads it any more, so that abort is ours, not a failure.
-    response.body.on('error', () => {});
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      await response.body.dump();
-      throw new UserError(
-        message('watch.file.download_status', {
-          name: escapeUserText(file.name, 100),
-          status: String(response.statusCode),
-        }),
-      );
-    }
-    const length = Number(response.headers['content-length']);
-    if (Number.isFinite(length) && length > MAX_FILE_BYTES) {
-      response.body.destroy();
-      throw tooLarge(file);
-    }
-    const chunks: Buffer[] = [];
-    let received = 0;
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
-      received += buffer.length;
-      if (received > MAX_FILE_BYTES) {
-        response.body.destroy();
-        throw tooLarge(file);
-      }
-      chunks.push(buffer);
-    }
-    body = Buffer.concat(chunks);
+    return await downloadAttachment(file.url, {
+      maxBytes: MAX_FILE_BYTES,
+      timeoutMs: FILE_DOWNLOAD_TIMEOUT_MS,
+    });
   } catch (error) {
-    if (error instanceof UserError) throw error;
-    const why = signal.aborted
-      ? message('watch.file.download_slow', { seconds: figure(FILE_DOWNLOAD_TIMEOUT_MS / 1000) })
-      : message('watch.file.download_error');
-    throw new UserError(message('watch.file.download_failed', { name: escapeUserText(file.name, 100), why }));
-  }
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-    if (text.includes('\0')) throw new Error('NUL in text');
-    return text;
-  } catch {
-    throw new UserError(
-      message('watch.file.not_utf8', { name: escapeUserText(file.name, 100), expected: FILE_EXPECTED }),
-    );
+    if (!(error instanceof AttachmentDownloadError)) throw error;
+    const name = escapeUserText(file.name, 100);
+    switch (error.reason) {
+      case 'status':
+        throw new UserError(message('watch.file.download_status', { name, status: String(error.status) }));
+      case 'too_large':
+        throw tooLarge(file);
+      case 'not_utf8':
+        throw new UserError(message('watch.file.not_utf8', { name, expected: FILE_EXPECTED }));
+      default: {
+        const why =
+          error.reason === 'slow'
+            ? message('watch.file.download_slow', { seconds: figure(FILE_DOWNLOAD_TIMEOUT_MS / 1000) })
+            : message('watch.file.download_error');
+        throw new UserError(message('watch.file.download_failed', { name, why }));
+      }
+    }
   }
 }
 

@@ -11,7 +11,7 @@ import type { ReplyBody } from '../../src/replies/ReplyBody.js';
 
 const OPS_CHANNEL = '400000000000000001';
 
-function respond(locale: Locale, channelId = OPS_CHANNEL, sandbox = false): ReplyBody {
+async function respond(locale: Locale, channelId = OPS_CHANNEL, sandbox = false): Promise<ReplyBody> {
   const subcommand = help.subcommands[''];
   if (subcommand?.kind !== 'info') throw new Error('/help is an info command');
   const context = {
@@ -37,41 +37,41 @@ function respond(locale: Locale, channelId = OPS_CHANNEL, sandbox = false): Repl
 const embedOf = (body: ReplyBody) => body.embeds?.[0] ?? {};
 
 describe('/help in the invoker’s language', () => {
-  it('on the sandbox, it lists the domains and servers the sandbox knows, in the reader’s language', () => {
-    expect(embedOf(respond('en')).description).not.toContain('sandbox');
-    const en = embedOf(respond('en', OPS_CHANNEL, true)).description ?? '';
+  it('on the sandbox, it lists the domains and servers the sandbox knows, in the reader’s language', async () => {
+    expect(embedOf(await respond('en')).description).not.toContain('sandbox');
+    const en = embedOf(await respond('en', OPS_CHANNEL, true)).description ?? '';
     expect(en).toContain('🧪 The sandbox knows these domains: `example.com`, `example.net`');
     expect(en).toContain('`bücher.example`');
     expect(en).toContain('`42` (web-01)');
-    expect(embedOf(respond('de', OPS_CHANNEL, true)).description).toContain(
+    expect(embedOf(await respond('de', OPS_CHANNEL, true)).description).toContain(
       '🧪 Die Sandbox kennt diese Domains:',
     );
   });
 
-  it('English reads as before', () => {
-    const embed = embedOf(respond('en'));
+  it('English reads as before', async () => {
+    const embed = embedOf(await respond('en'));
     expect(embed.title).toBe('HostOps commands');
     expect(embed.description).toContain(
       '✅ `/domain info` — Show the status and expiry of a domain · *viewer*',
     );
     expect(embed.description?.endsWith('\n\nChanges always ask for confirmation first.')).toBe(true);
     expect(embed.footer?.text).toBe('✅ you may run it here · 🚫 you may not. Your tier: viewer.');
-    expect(embedOf(respond('en', '400000000000000099')).footer?.text).toBe(
+    expect(embedOf(await respond('en', '400000000000000099')).footer?.text).toBe(
       '✅ you may run it here · 🚫 you may not. Your tier: viewer. Commands are only taken in the ops channels.',
     );
   });
 
-  it('German: title, footer, and each command’s German description (English where none is set)', () => {
-    const embed = embedOf(respond('de'));
+  it('German: title, footer, and each command’s German description (English where none is set)', async () => {
+    const embed = embedOf(await respond('de'));
     expect(embed.title).toBe('HostOps-Befehle');
     expect(embed.description?.endsWith('\n\nÄnderungen fragen immer zuerst nach einer Bestätigung.')).toBe(
       true,
     );
     expect(embed.footer?.text).toBe('✅ darfst du hier ausführen · 🚫 darfst du nicht. Deine Stufe: viewer.');
-    expect(embedOf(respond('de', '400000000000000099')).footer?.text).toContain(
+    expect(embedOf(await respond('de', '400000000000000099')).footer?.text).toContain(
       'Befehle werden nur in den Ops-Kanälen angenommen.',
     );
-    const english = embedOf(respond('en')).description?.split('\n') ?? [];
+    const english = embedOf(await respond('en')).description?.split('\n') ?? [];
     const lines = embed.description?.split('\n') ?? [];
     // Each command as a German client lists it: German names and descriptions.
     for (const [path, label] of [

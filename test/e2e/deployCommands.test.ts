@@ -82,6 +82,8 @@ const SURFACE: Record<string, Record<string, Record<string, [number, boolean]>> 
     request: { what: [STRING, true], on: [STRING, true], hours: [INTEGER, true], why: [STRING, true] },
     list: { who: [MENTIONABLE, false] },
     explain: { user: [USER, true], command: [STRING, true], target: [STRING, false] },
+    export: {},
+    import: { file: [ATTACHMENT, true] },
   },
 };
 

@@ -385,6 +385,8 @@ describe('/help', () => {
     ['/access request', 'everyone'],
     ['/access list', 'admin'],
     ['/access explain', 'admin'],
+    ['/access export', 'admin'],
+    ['/access import', 'admin'],
   ] as const;
   const RANK = { everyone: 0, viewer: 1, operator: 2, admin: 3 } as const;
 

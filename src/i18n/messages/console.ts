@@ -5,11 +5,13 @@ import { translationOf } from '../defineMessages.js';
  * command-line parser's errors. What the commands answer comes from their own areas.
  */
 export const en = {
-  'console.usage': `Usage: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/command …" | --revert DOMAIN]
+  'console.usage': `Usage: npm run console -- [--as viewer|operator|admin|USER_ID] [--roles ID,…] [--yes] [--json] ["/command …" | --revert DOMAIN]
 
 Without a command: an interactive session (Tab completes, /help lists the commands, exit quits).
 With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 change not sent).
   --as TIER   act with this tier (default viewer); the same gates apply as in Discord
+  --as USER_ID  act as that Discord user, with the roles of --roles alone: their grants decide (docs/access.md)
+  --roles ID,…  role ids held besides the tier's (or the only ones of --as USER_ID)
   --yes       confirm a change without asking (one-shot); without it a change only shows its preview
   --revert DOMAIN  a change back to the DNS set sent before the domain's last one (like Revert in Discord)
   --json      print the answer's data as JSON (what its text is made from)
@@ -17,7 +19,8 @@ With a command: runs it once and exits (0 ok, 1 failed, 2 invalid, 3 refused, 4 
   --no-color  plain text (also NO_COLOR=1)
   --verbose   log lines on stderr
 Values: positional ones fill the required options in order; name:value sets any option; quotes group words.`,
-  'console.args.as': '--as takes one of {tiers}',
+  'console.args.as': '--as takes one of {tiers}, or a Discord user id',
+  'console.args.roles': '--roles takes Discord role ids, comma-separated',
   'console.args.revert': '--revert takes a domain name',
   'console.args.revert_or_command': '--revert takes no command: it is one',
   'console.args.out': '--out takes a file name, and a command to run once',
@@ -97,11 +100,13 @@ Values: positional ones fill the required options in order; name:value sets any 
 } as const;
 
 export const de = translationOf(en)({
-  'console.usage': `Aufruf: npm run console -- [--as viewer|operator|admin] [--yes] [--json] ["/befehl …" | --revert DOMAIN]
+  'console.usage': `Aufruf: npm run console -- [--as viewer|operator|admin|USER_ID] [--roles ID,…] [--yes] [--json] ["/befehl …" | --revert DOMAIN]
 
 Ohne Befehl: eine interaktive Sitzung (Tab ergänzt, /help listet die Befehle, exit beendet).
 Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig, 3 abgelehnt, 4 Änderung nicht gesendet).
   --as STUFE  mit dieser Stufe handeln (Standard: viewer); es gelten dieselben Prüfungen wie in Discord
+  --as USER_ID  als dieser Discord-Nutzer handeln, nur mit den Rollen aus --roles: seine Berechtigungen entscheiden (docs/access.md)
+  --roles ID,…  Rollen-IDs zusätzlich zu denen der Stufe (oder die einzigen bei --as USER_ID)
   --yes       eine Änderung ohne Nachfrage bestätigen (einmalig); ohne zeigt eine Änderung nur ihre Vorschau
   --revert DOMAIN  eine Änderung zurück zum DNS-Satz vor dem letzten der Domain (wie Zurücksetzen in Discord)
   --json      die Daten der Antwort als JSON ausgeben (woraus ihr Text gemacht ist)
@@ -109,7 +114,8 @@ Mit Befehl: führt ihn einmal aus und endet (0 ok, 1 fehlgeschlagen, 2 ungültig
   --no-color  reiner Text (auch NO_COLOR=1)
   --verbose   Logzeilen auf stderr
 Werte: Werte ohne Namen füllen die Pflichtoptionen der Reihe nach; name:wert setzt eine beliebige Option; Anführungszeichen fassen Wörter zusammen.`,
-  'console.args.as': '--as nimmt eins von {tiers}',
+  'console.args.as': '--as nimmt eins von {tiers} oder eine Discord-Nutzer-ID',
+  'console.args.roles': '--roles nimmt Discord-Rollen-IDs, durch Kommas getrennt',
   'console.args.revert': '--revert nimmt einen Domainnamen',
   'console.args.revert_or_command': '--revert nimmt keinen Befehl: es ist einer',
   'console.args.out': '--out nimmt einen Dateinamen und einen einmal auszuführenden Befehl',

@@ -4,6 +4,7 @@ import { translationOf } from '../defineMessages.js';
 export const en = {
   'help.title': 'HostOps commands',
   'help.confirm_first': 'Changes always ask for confirmation first.',
+  'help.where': 'on {patterns} (your grants)',
   'help.footer': '✅ you may run it here · 🚫 you may not. Your tier: {tier}.',
   'help.footer_elsewhere':
     '✅ you may run it here · 🚫 you may not. Your tier: {tier}. Commands are only taken in the ops channels.',
@@ -14,6 +15,7 @@ export const en = {
 export const de = translationOf(en)({
   'help.title': 'HostOps-Befehle',
   'help.confirm_first': 'Änderungen fragen immer zuerst nach einer Bestätigung.',
+  'help.where': 'für {patterns} (deine Berechtigungen)',
   'help.footer': '✅ darfst du hier ausführen · 🚫 darfst du nicht. Deine Stufe: {tier}.',
   'help.footer_elsewhere':
     '✅ darfst du hier ausführen · 🚫 darfst du nicht. Deine Stufe: {tier}. Befehle werden nur in den Ops-Kanälen angenommen.',
