@@ -50,3 +50,24 @@ describe('grantsToYaml', () => {
     expect(await parseGrantsYaml(grantsToYaml([]), [])).toEqual([]);
   });
 });
+
+describe('docs/access.md states the bounds the code defines', () => {
+  it('of an import, and of /audit for a scoped reader', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { MAX_GRANTS_FILE_BYTES, MAX_IMPORT_GRANTS } = await import('../../src/access/grantsYaml.js');
+    const { SCOPED_CHUNK } = await import('../../commands/audit/scopedSearch.js');
+    const { COUNT_CAP } = await import('../../commands/audit.js');
+    const { definition } = await import('../../commands/access.js');
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'access.md'), 'utf8').replace(
+      /\s+/g,
+      ' ',
+    );
+    const n = (value: number) => value.toLocaleString('en-US');
+    expect(doc).toContain(`at most ${MAX_GRANTS_FILE_BYTES / 1024} KB and ${n(MAX_IMPORT_GRANTS)} grants`);
+    expect(doc).toContain(`${n(SCOPED_CHUNK)} a query`);
+    expect(doc).toContain(`the count (up to ${n(COUNT_CAP)})`);
+    const file = definition.options.find((o) => o.name === 'import')?.options?.[0];
+    expect(file?.description).toContain(`(up to ${MAX_GRANTS_FILE_BYTES / 1024} KB)`);
+  });
+});
