@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../logger.js';
+import type { RdapFailure } from '../rdap/RdapClient.js';
 import { type RegistryCheck, WATCH_MAX_AGE_MS } from '../rdap/RegistryCheck.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import type { Alert } from './alertRules.js';
@@ -160,30 +161,46 @@ export class RegistryLanes {
   }
 
   async #ask(lane: Lane, seen: WatchedDomain, providerExpiry: string | null): Promise<void> {
-    if (lane.signal.aborted || this.#pausedPastDeadline(lane)) {
-      lane.carried++;
-      return;
-    }
-    try {
-      const outcome = await this.registry.refresh({ ...seen, watched: true }, providerExpiry, {
-        maxAgeMs: this.maxAgeMs,
-        signal: lane.signal,
-      });
-      // Not answered for our own limits, the registry's or the deadline (a request it ended is no news of
-      // the registry): still due, so the next run asks it first.
-      const waited = outcome.failed === 'busy' || outcome.failed === 'rate_limited';
-      if (outcome.failed && (waited || lane.signal.aborted)) {
-        this.#pausedPastDeadline(lane);
+    // Twice at most: a pause that ends before the deadline (a Retry-After the client would not wait out
+    // itself) is waited for once in the server's turn, like any spacing.
+    for (let tries = 0; tries < 2; tries++) {
+      if (lane.signal.aborted || this.#pausedPastDeadline(lane)) {
         lane.carried++;
         return;
       }
-      this.#asked++;
-      this.#found.push(...outcome.alerts);
-    } catch (error) {
-      this.log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
+      try {
+        // The run's deadline reaches every wait of the client (the bootstrap, the server's turn, a 429's
+        // retry): a server paused past it answers `paused` at once, a waiter queued behind it too.
+        const deadline = this.deadline.epochMs();
+        const outcome = await this.registry.refresh({ ...seen, watched: true }, providerExpiry, {
+          maxAgeMs: this.maxAgeMs,
+          signal: lane.signal,
+          ...(deadline === undefined ? {} : { deadline }),
+        });
+        // Not answered for our own limits, the registry's pause or the deadline (a request it ended is no
+        // news of the registry): still due, so the next run asks it first.
+        const ended = lane.signal.aborted || this.deadline.remainingMs() <= 0;
+        if (outcome.failed && (WAITED.has(outcome.failed) || ended)) {
+          if (this.#pausedPastDeadline(lane) || ended || outcome.failed !== 'paused') {
+            lane.carried++;
+            return;
+          }
+          continue;
+        }
+        this.#asked++;
+        this.#found.push(...outcome.alerts);
+        return;
+      } catch (error) {
+        this.log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
+        return;
+      }
     }
+    lane.carried++;
   }
 }
+
+/** A look-up's end that is no answer of the registry's: our own queue, or the registry asking us to wait. */
+const WAITED: ReadonlySet<RdapFailure> = new Set(['busy', 'rate_limited', 'paused']);
 
 /**
  * A run's deadline for the registries: ended by its timer, or at once by `end()` (the next scheduled tick,
@@ -218,6 +235,12 @@ export class RunDeadline {
 
   remainingMs(): number {
     return this.signal.aborted ? 0 : this.#endsAt - performance.now();
+  }
+
+  /** The deadline as a Date.now() instant (the RDAP client's bound); undefined while none is set. */
+  epochMs(): number | undefined {
+    const remaining = this.remainingMs();
+    return Number.isFinite(remaining) ? Date.now() + remaining : undefined;
   }
 }
 
