@@ -155,47 +155,47 @@ export class RegistryLanes {
     if (lane.server === '') return false;
     const ms = this.registry.pausedForMs(lane.server);
     if (ms <= 0 || ms < this.deadline.remainingMs()) return false;
-    lane.until = new Date(this.now().getTime() + ms);
-    lane.stop.abort(new Error(`the registry asks us to wait until ${lane.until.toISOString()}`));
+    this.#stop(lane, ms);
     return true;
   }
 
+  /** Stops the lane while its registry asks us to wait `ms` more: said with `until`, the rest carried. */
+  #stop(lane: Lane, ms: number): void {
+    if (lane.server === '' || ms <= 0 || lane.stop.signal.aborted) return;
+    lane.until = new Date(this.now().getTime() + ms);
+    lane.stop.abort(new Error(`the registry asks us to wait until ${lane.until.toISOString()}`));
+  }
+
   async #ask(lane: Lane, seen: WatchedDomain, providerExpiry: string | null): Promise<void> {
-    // Twice at most: a pause that ends before the deadline (a Retry-After the client would not wait out
-    // itself) is waited for once in the server's turn, like any spacing.
-    for (let tries = 0; tries < 2; tries++) {
-      if (lane.signal.aborted || this.#pausedPastDeadline(lane)) {
+    if (lane.signal.aborted || this.#pausedPastDeadline(lane)) {
+      lane.carried++;
+      return;
+    }
+    try {
+      // The run's deadline reaches every wait of the client (the bootstrap, the server's turn, a 429's
+      // retry): a server paused past it answers `paused` at once, a waiter queued behind it too.
+      const deadline = this.deadline.epochMs();
+      const outcome = await this.registry.refresh({ ...seen, watched: true }, providerExpiry, {
+        maxAgeMs: this.maxAgeMs,
+        signal: lane.signal,
+        ...(deadline === undefined ? {} : { deadline }),
+      });
+      // Not answered for our own limits, the registry's pause or the deadline (a request it ended is no
+      // news of the registry): still due, so the next run asks it first.
+      const ended = lane.signal.aborted || this.deadline.remainingMs() <= 0;
+      if (outcome.failed && (WAITED.has(outcome.failed) || ended)) {
+        // `paused`: the registry asked us to wait longer than a request waits for itself (RETRY_WITHIN_MS)
+        // or than the run has left: the lane stops there, its waiters too, and the rest is carried.
+        if (outcome.failed === 'paused') this.#stop(lane, this.registry.pausedForMs(lane.server));
+        else this.#pausedPastDeadline(lane);
         lane.carried++;
         return;
       }
-      try {
-        // The run's deadline reaches every wait of the client (the bootstrap, the server's turn, a 429's
-        // retry): a server paused past it answers `paused` at once, a waiter queued behind it too.
-        const deadline = this.deadline.epochMs();
-        const outcome = await this.registry.refresh({ ...seen, watched: true }, providerExpiry, {
-          maxAgeMs: this.maxAgeMs,
-          signal: lane.signal,
-          ...(deadline === undefined ? {} : { deadline }),
-        });
-        // Not answered for our own limits, the registry's pause or the deadline (a request it ended is no
-        // news of the registry): still due, so the next run asks it first.
-        const ended = lane.signal.aborted || this.deadline.remainingMs() <= 0;
-        if (outcome.failed && (WAITED.has(outcome.failed) || ended)) {
-          if (this.#pausedPastDeadline(lane) || ended || outcome.failed !== 'paused') {
-            lane.carried++;
-            return;
-          }
-          continue;
-        }
-        this.#asked++;
-        this.#found.push(...outcome.alerts);
-        return;
-      } catch (error) {
-        this.log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
-        return;
-      }
+      this.#asked++;
+      this.#found.push(...outcome.alerts);
+    } catch (error) {
+      this.log.error({ err: error, domain: seen.domain }, 'watch could not ask the registry');
     }
-    lane.carried++;
   }
 }
 
