@@ -293,6 +293,9 @@ describe('docs/rdap.md states the bounds src/rdap/ defines', () => {
     expect(command).toContain(
       `is not asked by any command for ${SERVER_RETRY_MS / 1000} s, whatever the domain`,
     );
+    expect(rdap).toContain(
+      `or longer than a request waits for itself (${RETRY_WITHIN_MS / 1000} s), is not asked`,
+    );
     expect(rdap).toContain(`takes at most ${URGENT_BUDGET_MS / 1000} s in all, the\nbootstrap file`);
     expect(row('one request to a registry')).toContain(
       `| ${REQUEST_TIMEOUT_MS / 1000} s, each redirect hop; ${MAX_ANSWER_BYTES / 1024} KiB of answer |`,
