@@ -1,4 +1,5 @@
-import { performance } from 'node:perf_hooks';
+import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
+import { createContext } from 'node:vm';
 import type { Logger } from 'pino';
 
 export interface IdleCollectorTiming {
@@ -8,41 +9,63 @@ export interface IdleCollectorTiming {
   quietUtilisation: number;
   /** Growth of the resident set since the last collection that makes one worth its pause. */
   growthBytes: number;
+  /** How long after an offer V8 did not collect (it judged the process busy) before one is made again. */
+  offerAgainAfterMs: number;
 }
 
 const TIMING: IdleCollectorTiming = {
   lookEveryMs: 10_000,
   quietUtilisation: 0.02,
   growthBytes: 24 * 1024 * 1024,
+  offerAgainAfterMs: 120_000,
 };
 
+/** V8 marks its memory reducer's collections so (kGCCallbackFlagCollectAllExternalMemory). */
+const REDUCER_FLAG = constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY;
+
 /**
- * A full collection once the process has gone quiet after work, when it grew since the last one. V8 left
- * alone keeps the heap a burst or an hour of commands grew to (bench/results.md, the long run: 280 MB
- * resident after a quiet minute, 141 MB after a collection); a limit on the old generation would give the
- * memory back but makes V8 collect on the acknowledgements' path. Collecting when nothing waits costs a
- * pause nobody sees: it starts only when the span was quiet AND nothing is in flight at that moment
- * (`inFlight`: interactions, API calls — the runtime's count), so it never lands on work already begun; a
- * command arriving during the pause waits for it (bench: the ack p99 of commands arriving while it runs).
- * Needs node's --expose-gc (npm start and the image set it); without it, does nothing.
+ * Gives memory back once the process has gone quiet after work, when it grew since the last collection. V8
+ * left alone keeps the heap a burst or an hour of commands grew to (bench/results.md, the long run: 280 MB
+ * resident after a quiet minute, ≈ 139 MB after a memory-reducing collection); a limit on the old generation
+ * would give the memory back but makes V8 collect on the acknowledgements' path. It acts only when the span
+ * was quiet AND nothing is in flight at that moment (`inFlight`: interactions, API calls — the runtime's
+ * count), so it never lands on work already begun.
+ *
+ * It never stops the loop itself: it offers V8 the garbage (a new, unused context makes V8's memory reducer
+ * plan a collection), and V8 collects some seconds later only if its own allocation rate says the process
+ * is still idle (else it waits), marking incrementally in steps between tasks — a command arriving then is
+ * served between the steps — and hands the freed pages back in one final pause. Measured (load ≈ 10 on 2
+ * cores, ≈ 55 MB live, 230 MB of garbage): the same memory back as the 'last-resort' collection this used
+ * to run (two to three full collections back to back: 530–850 ms, 1.5–2.4 s under heavier load) with a
+ * final pause of 139–235 ms; a plain gc() (108–244 ms) gives back only 14–28 MB (its pages stay pooled).
+ * Needs node's --expose-gc, the switch npm start and the image set: a process started without it is never
+ * offered anything.
  */
 export class IdleCollector {
   readonly #timer: NodeJS.Timeout | undefined;
+  readonly #observer: PerformanceObserver | undefined;
   #lastUse = performance.eventLoopUtilization();
   #baseline = process.memoryUsage.rss();
+  /** When V8 was offered the garbage and has not collected since (performance.now()), with the RSS then. */
+  #offered: { at: number; rss: number } | undefined;
+  /** Whether V8 has begun marking since the offer. */
+  #marking = false;
 
   constructor(
     private readonly logger: Logger,
     private readonly inFlight: () => number,
     private readonly timing: IdleCollectorTiming = TIMING,
   ) {
-    const gc = globalThis.gc;
-    if (typeof gc !== 'function') return;
-    this.#timer = setInterval(() => this.#look(gc), timing.lookEveryMs);
+    if (typeof globalThis.gc !== 'function') return;
+    this.#observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.#collected(entry);
+    });
+    this.#observer.observe({ entryTypes: ['gc'] });
+    this.#timer = setInterval(() => this.#look(), timing.lookEveryMs);
     this.#timer.unref();
   }
 
-  #look(gc: NodeJS.GCFunction): void {
+  #look(): void {
     const use = performance.eventLoopUtilization(this.#lastUse);
     this.#lastUse = performance.eventLoopUtilization();
     const rss = process.memoryUsage.rss();
@@ -53,25 +76,45 @@ export class IdleCollector {
       this.logger.debug({ inFlight: working }, 'not collected: work in flight');
       return;
     }
-    // Said before the pause, synchronously (pino's stdout): the bench sends its commands on reading it.
-    this.logger.info({ rss }, 'collecting while quiet');
-    const started = performance.now();
-    // 'last-resort' (what V8 does on a low-memory notification) also hands the freed pages back to the
-    // system: measured on 85 MB live + 150 MB garbage, it gave back 293-340 MB in a 1.5-2.4 s pause, where
-    // a plain gc() or gc({ execution: 'async' }) (the same full pause, in a task) gave back 16-28 MB in
-    // 0.5-0.76 s, the pages kept pooled: ~6x the memory per millisecond of pause.
-    gc({ type: 'major', flavor: 'last-resort' });
+    if (this.#offered !== undefined && performance.now() - this.#offered.at < this.timing.offerAgainAfterMs)
+      return;
+    this.#offered = { at: performance.now(), rss };
+    this.#marking = false;
+    this.logger.info({ rss }, 'collection offered while quiet');
+    createContext({});
+  }
+
+  /** A collection V8 ran: the memory reducer's, after an offer, is the idle collection. */
+  #collected(entry: PerformanceEntry): void {
+    const detail = (entry as PerformanceEntry & { detail?: { kind?: number; flags?: number } }).detail;
+    if (this.#offered === undefined) return;
+    if (detail?.kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL && !this.#marking) {
+      this.#marking = true;
+      // The bench sends its commands from here on: the final pause comes within about a second.
+      this.logger.info('V8 is collecting while quiet');
+      return;
+    }
+    if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR || ((detail.flags ?? 0) & REDUCER_FLAG) === 0)
+      return;
+    const rssBefore = this.#offered.rss;
+    this.#offered = undefined;
     // What a collection could not give back stays the baseline: a process that keeps its memory is not
-    // collected again and again.
+    // offered again and again.
     this.#baseline = process.memoryUsage.rss();
-    // Info: rare (once a quiet spell after growth), and the bench reads when the pause was from it.
+    // Info: rare (once a quiet spell after growth); the bench reads when the final pause was (`at`, epoch ms).
     this.logger.info(
-      { rssBefore: rss, rssAfter: this.#baseline, pauseMs: Math.round(performance.now() - started) },
+      {
+        rssBefore,
+        rssAfter: this.#baseline,
+        pauseMs: Math.round(entry.duration),
+        at: performance.timeOrigin + entry.startTime,
+      },
       'collected while quiet',
     );
   }
 
   stop(): void {
     clearInterval(this.#timer);
+    this.#observer?.disconnect();
   }
 }

@@ -21,7 +21,7 @@ import {
   REQUEST_TIMEOUT_MS,
   RETRY_WITHIN_MS,
 } from '../src/rdap/RdapClient.js';
-import { FAILED_RETRY_MS, URGENT_BUDGET_MS } from '../src/rdap/RegistryCheck.js';
+import { FAILED_RETRY_MS, SERVER_RETRY_MS, URGENT_BUDGET_MS } from '../src/rdap/RegistryCheck.js';
 import { MAX_TIMER_MS } from '../src/rdap/ServerGate.js';
 
 const root = join(import.meta.dirname, '..');
@@ -292,6 +292,12 @@ describe('docs/rdap.md states the bounds src/rdap/ defines', () => {
     const command = row("a command's look-up (`/domain info`, `/domain expiry`), in all");
     expect(command).toContain(`| ${URGENT_BUDGET_MS / 1000} s: the bootstrap file`);
     expect(command).toContain(`not asked again by a command for ${FAILED_RETRY_MS / 60_000} minutes`);
+    expect(command).toContain(
+      `is not asked by any command for ${SERVER_RETRY_MS / 1000} s, whatever the domain`,
+    );
+    expect(rdap).toContain(
+      `or longer than a request waits for itself (${RETRY_WITHIN_MS / 1000} s), is not asked`,
+    );
     expect(rdap).toContain(`takes at most ${URGENT_BUDGET_MS / 1000} s in all, the\nbootstrap file`);
     expect(row('one request to a registry')).toContain(
       `| ${REQUEST_TIMEOUT_MS / 1000} s, each redirect hop; ${MAX_ANSWER_BYTES / 1024} KiB of answer |`,

@@ -223,6 +223,7 @@ export const rdapCallers: Metric = {
       // (1, 2) All five answering vs one paused for a day.
       answerAll();
       const allFive = await watchRun((store) => registryCheck(store, 1000 / PER_SECOND, 2), true);
+      const tooManyAllFive = registries.map((r) => r.tooMany);
       answerAll();
       const paused = registries[SERVERS - 1] as FakeRdapServer;
       const pausedResponder = paused.responder;
@@ -231,6 +232,8 @@ export const rdapCallers: Metric = {
           ? { status: 429, headers: { 'retry-after': '86400' }, body: { errorCode: 429 } }
           : pausedResponder?.(path);
       const oneDown = await watchRun((store) => registryCheck(store, 1000 / PER_SECOND, 2), false);
+      // 429s the four answering registries sent for arrivals past their 10/s (the paused one's are all 429).
+      const tooManyOneDown = registries.slice(0, -1).map((r) => r.tooMany);
       const idealFour = (DOMAINS / SERVERS / PER_SECOND) * 1000;
       // (4) Default pace vs off.
       answerAll();
@@ -299,6 +302,7 @@ export const rdapCallers: Metric = {
         ],
         details: [
           `fakes in this process (API ${API_MS} ms, registries 50 ms and ${PER_SECOND}/s each, 429 beyond); HostOps at RDAP_MIN_INTERVAL_MS=${1000 / PER_SECOND}, RDAP_MAX_PER_SERVER=2 for rows 1-2, the defaults (1000 ms, 1) for the last`,
+          `429s for arrivals past ${PER_SECOND}/s, per registry: all five answering (until the digest) ${tooManyAllFive.join(', ')}; one paused, the other four (whole run) ${tooManyOneDown.join(', ')}`,
           `one registry paused: run ended after ${ms(oneDown.endMs)}, ${oneDown.summary.alerts.length} alerts, waiting: ${oneDown.summary.waits.map((w) => `${w.tlds.join(',')} ${w.count}${w.until ? ' (paused)' : ''}`).join('; ') || 'none'}`,
           `/domain info p50/p99: off ${ms(infoOff.p50)}/${ms(infoOff.p99)}, unreachable ${ms(unreachable.p50)}/${ms(unreachable.p99)}, 300 ms ${ms(slow.p50)}/${ms(slow.p99)}`,
         ],

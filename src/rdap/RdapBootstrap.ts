@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
-import type { RdapBound, RdapClient } from './RdapClient.js';
+import { deadlineSignal, type RdapBound, type RdapClient } from './RdapClient.js';
 import { type BootstrapFile, bootstrapSchema } from './rdapSchemas.js';
 import { SHIPPED_BOOTSTRAP } from './shippedBootstrap.js';
 
@@ -51,8 +51,7 @@ function table(file: BootstrapFile): ServerTable {
 /** Whether `promise` settled before the bound ended (it goes on either way). */
 async function settledWithin(promise: Promise<unknown>, bound: RdapBound): Promise<boolean> {
   const signals = [bound.signal];
-  if (bound.deadline !== undefined)
-    signals.push(AbortSignal.timeout(Math.max(0, bound.deadline - Date.now())));
+  if (bound.deadline !== undefined) signals.push(deadlineSignal(bound.deadline));
   const ended = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   if (ended.aborted) return false;
   let onAbort = () => {};

@@ -75,6 +75,14 @@ export interface RdapBound {
   deadline?: number;
 }
 
+/**
+ * A signal that ends at `deadline` (Date.now()): any instant, a fraction or one past what a timer holds
+ * included (AbortSignal.timeout itself throws on a non-integer delay and fires at once past 2^31 − 1 ms).
+ */
+export function deadlineSignal(deadline: number): AbortSignal {
+  return AbortSignal.timeout(Math.max(0, Math.min(Math.ceil(deadline - Date.now()), MAX_TIMER_MS)));
+}
+
 /** One request's end (a redirect's hops followed), before it is judged. */
 type Once =
   | { kind: 'body'; text: string; tooLarge: boolean }
@@ -179,8 +187,7 @@ export class RdapClient {
     options: RdapBound & { urgent?: boolean; maxBytes?: number } = {},
   ): Promise<RdapFetch<z.output<S>>> {
     const signals = [this.#stopping.signal, options.signal];
-    if (options.deadline !== undefined)
-      signals.push(AbortSignal.timeout(Math.max(0, Math.min(options.deadline - Date.now(), MAX_TIMER_MS))));
+    if (options.deadline !== undefined) signals.push(deadlineSignal(options.deadline));
     const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
     const deadline = options.deadline === undefined ? Number.POSITIVE_INFINITY : toPerf(options.deadline);
     const server = url.origin;
@@ -201,11 +208,15 @@ export class RdapClient {
     for (;;) {
       let answer: Once;
       try {
-        answer = await gate.run(() => this.#follow(url, server, options.maxBytes ?? this.#maxBytes, signal), {
-          ...(options.urgent ? { urgent: true } : {}),
-          signal,
-          deadline,
-        });
+        answer = await gate.run(
+          async () => {
+            const once = await this.#follow(url, server, options.maxBytes ?? this.#maxBytes, signal);
+            // Paused before the turn is given up: the next waiter must not go out past a 429.
+            if (once.kind === 'status' && once.status === 429) gate.pause(this.#pauseOf(once.headers));
+            return once;
+          },
+          { ...(options.urgent ? { urgent: true } : {}), signal, deadline },
+        );
       } catch (error) {
         if (error instanceof ServerPaused) return paused(error.until);
         if (!signal.aborted) throw error;
@@ -215,9 +226,7 @@ export class RdapClient {
       if (answer.kind === 'status') {
         const { status, headers } = answer;
         if (status === 429) {
-          const asked = parseRetryAfter(headers['retry-after']) ?? this.options.minIntervalMs * 2 + 1000;
-          const wait = Math.min(asked, this.#maxPauseMs);
-          gate.pause(wait);
+          const wait = this.#pauseOf(headers);
           const until = gate.pausedUntil() ?? performance.now();
           if (until > deadline || wait > this.#retryWithinMs) return paused(until, status);
           if (retries >= this.#maxRetries)
@@ -249,6 +258,12 @@ export class RdapClient {
       }
       return { kind: 'ok', server, value: parsed.data };
     }
+  }
+
+  /** A 429's pause: its Retry-After (or two intervals and a second without one), at most maxPauseMs. */
+  #pauseOf(headers: Record<string, string | string[] | undefined>): number {
+    const asked = parseRetryAfter(headers['retry-after']) ?? this.options.minIntervalMs * 2 + 1000;
+    return Math.min(asked, this.#maxPauseMs);
   }
 
   /**

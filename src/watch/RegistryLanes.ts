@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../logger.js';
+import type { RdapFailure } from '../rdap/RdapClient.js';
 import { type RegistryCheck, WATCH_MAX_AGE_MS } from '../rdap/RegistryCheck.js';
 import type { Store, WatchedDomain } from '../store/index.js';
 import type { Alert } from './alertRules.js';
@@ -154,9 +155,15 @@ export class RegistryLanes {
     if (lane.server === '') return false;
     const ms = this.registry.pausedForMs(lane.server);
     if (ms <= 0 || ms < this.deadline.remainingMs()) return false;
+    this.#stop(lane, ms);
+    return true;
+  }
+
+  /** Stops the lane while its registry asks us to wait `ms` more: said with `until`, the rest carried. */
+  #stop(lane: Lane, ms: number): void {
+    if (lane.server === '' || ms <= 0 || lane.stop.signal.aborted) return;
     lane.until = new Date(this.now().getTime() + ms);
     lane.stop.abort(new Error(`the registry asks us to wait until ${lane.until.toISOString()}`));
-    return true;
   }
 
   async #ask(lane: Lane, seen: WatchedDomain, providerExpiry: string | null): Promise<void> {
@@ -165,15 +172,22 @@ export class RegistryLanes {
       return;
     }
     try {
+      // The run's deadline reaches every wait of the client (the bootstrap, the server's turn, a 429's
+      // retry): a server paused past it answers `paused` at once, a waiter queued behind it too.
+      const deadline = this.deadline.epochMs();
       const outcome = await this.registry.refresh({ ...seen, watched: true }, providerExpiry, {
         maxAgeMs: this.maxAgeMs,
         signal: lane.signal,
+        ...(deadline === undefined ? {} : { deadline }),
       });
-      // Not answered for our own limits, the registry's or the deadline (a request it ended is no news of
-      // the registry): still due, so the next run asks it first.
-      const waited = outcome.failed === 'busy' || outcome.failed === 'rate_limited';
-      if (outcome.failed && (waited || lane.signal.aborted)) {
-        this.#pausedPastDeadline(lane);
+      // Not answered for our own limits, the registry's pause or the deadline (a request it ended is no
+      // news of the registry): still due, so the next run asks it first.
+      const ended = lane.signal.aborted || this.deadline.remainingMs() <= 0;
+      if (outcome.failed && (WAITED.has(outcome.failed) || ended)) {
+        // `paused`: the registry asked us to wait longer than a request waits for itself (RETRY_WITHIN_MS)
+        // or than the run has left: the lane stops there, its waiters too, and the rest is carried.
+        if (outcome.failed === 'paused') this.#stop(lane, this.registry.pausedForMs(lane.server));
+        else this.#pausedPastDeadline(lane);
         lane.carried++;
         return;
       }
@@ -184,6 +198,9 @@ export class RegistryLanes {
     }
   }
 }
+
+/** A look-up's end that is no answer of the registry's: our own queue, or the registry asking us to wait. */
+const WAITED: ReadonlySet<RdapFailure> = new Set(['busy', 'rate_limited', 'paused']);
 
 /**
  * A run's deadline for the registries: ended by its timer, or at once by `end()` (the next scheduled tick,
@@ -218,6 +235,12 @@ export class RunDeadline {
 
   remainingMs(): number {
     return this.signal.aborted ? 0 : this.#endsAt - performance.now();
+  }
+
+  /** The deadline as a Date.now() instant (the RDAP client's bound); undefined while none is set. */
+  epochMs(): number | undefined {
+    const remaining = this.remainingMs();
+    return Number.isFinite(remaining) ? Date.now() + remaining : undefined;
   }
 }
 

@@ -86,6 +86,25 @@ describe('a registry’s Retry-After', () => {
     expect((await c.getJson(url(beta, 'free.beta'), domainObjectSchema)).kind).toBe('ok');
   });
 
+  it('of a day answers a look-up queued behind it "paused" at once, whatever instant its deadline is', async () => {
+    alpha.responder = () => ({ status: 429, headers: { 'retry-after': '86400' } });
+    const c = client({ maxPauseMs: 24 * HOUR });
+    // A watch run's deadline, as the run computes it (performance.now()'s fractions); the second look-up
+    // waits in the server's turn behind the first (one request at a time) when the 429 comes.
+    const deadline = Date.now() + 10 * 60_000 + 0.25;
+    const [first, queued] = await Promise.all([
+      c.getJson(url(alpha, 'a.alpha'), domainObjectSchema, { deadline }),
+      c.getJson(url(alpha, 'b.alpha'), domainObjectSchema, { deadline }),
+    ]);
+    expect(first).toMatchObject({ kind: 'failed', why: 'paused', status: 429 });
+    expect(queued).toMatchObject({ kind: 'failed', why: 'paused' });
+    // Told the same end of the pause (read off the clock twice: within a second).
+    const until = (answer: typeof first) => (answer.kind === 'failed' ? (answer.until?.getTime() ?? 0) : 0);
+    expect(Math.abs(until(queued) - until(first))).toBeLessThan(1000);
+    expect(until(first)).toBeGreaterThan(Date.now() + 23 * HOUR);
+    expect(alpha.paths).toEqual(['/rdap/domain/a.alpha']);
+  });
+
   it('larger than a timer holds is held to what a timer holds: no overflow into a 1 ms loop', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);

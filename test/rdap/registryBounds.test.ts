@@ -1,10 +1,11 @@
 // A look-up is bounded as a whole, the bootstrap file included, and only the registry's own answers are
 // remembered as the registry's: the real RDAP client and a real SQLite store against fake registries and a
 // fake bootstrap file over HTTPS on loopback (a test CA in Node's trust store).
+import { createServer, type Socket } from 'node:net';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RdapClient } from '../../src/rdap/RdapClient.js';
-import { RegistryCheck } from '../../src/rdap/RegistryCheck.js';
+import { RegistryCheck, SERVER_RETRY_MS } from '../../src/rdap/RegistryCheck.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLogs } from '../support/captureLogs.js';
 import { bootstrapFile, domainObject, FakeRdapServer } from '../support/FakeRdapServer.js';
@@ -188,6 +189,40 @@ describe('what is remembered as the registry’s', () => {
     const watch = await registry.refresh(domain('down.alpha'), null, { maxAgeMs: DAY });
     expect(watch.failed).toBeUndefined();
     expect(domainPaths(alpha)).toHaveLength(2);
+  });
+
+  it('a server a command could not reach is spared by the next commands for a while, whatever the domain; the watch and a re-ask still ask', async () => {
+    // A registry whose connections end before TLS: every look-up would be a new connection, failing alike.
+    let connections = 0;
+    const sockets = new Set<Socket>();
+    const broken = createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    opened.push({
+      close: () => new Promise<void>((resolve) => broken.close(() => resolve())),
+    });
+    const port = (broken.address() as { port: number }).port;
+    iana.responder = () => ({ body: bootstrapFile([[['gamma'], [`https://127.0.0.1:${port}/rdap/`]]]) });
+    const { registry } = await check();
+    const first = await registry.refresh(domain('a.gamma'), null, { maxAgeMs: DAY, urgent: true });
+    expect(first.failed).toBe('network');
+    expect(connections).toBe(1);
+    // Another domain of that server, by a command: told at once, no new connection.
+    const second = await registry.refresh(domain('b.gamma'), null, { maxAgeMs: DAY, urgent: true });
+    expect(second.failed).toBe('network');
+    expect(connections).toBe(1);
+    // The watch asks; so does an operator's re-ask (maxAgeMs 0).
+    await registry.refresh(domain('e.gamma'), null, { maxAgeMs: DAY });
+    expect(connections).toBe(2);
+    await registry.refresh(domain('c.gamma'), null, { maxAgeMs: 0, urgent: true });
+    expect(connections).toBe(3);
+    // Once the while is over, commands ask it again; b.gamma was not remembered as failed (never asked).
+    clock.now = new Date(NOW.getTime() + SERVER_RETRY_MS);
+    await registry.refresh(domain('b.gamma'), null, { maxAgeMs: DAY, urgent: true });
+    expect(connections).toBe(4);
   });
 
   it('a paused server does not delay another server’s look-ups under one deadline', async () => {
