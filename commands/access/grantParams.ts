@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { roleMention, userMention } from 'discord.js';
-import { isGrantTier } from '../../src/access/Grant.js';
-import { parsePattern } from '../../src/access/patterns.js';
+
+export { parsePatterns, parseWhat } from '../../src/access/grantInput.js';
+
 import type { CommandModule } from '../../src/discord/CommandModule.js';
 import { message, type Translator } from '../../src/i18n/Translator.js';
 import type { Grant, GrantSubject } from '../../src/store/index.js';
@@ -43,34 +44,6 @@ export function commandPaths(commands: readonly CommandModule[]): string[] {
       name ? `${module.definition.name} ${name}` : module.definition.name,
     ),
   );
-}
-
-/** Comma-separated command paths or tiers: `domain dns, server rdns` or `operator`. */
-export function parseWhat(raw: string, paths: readonly string[]): string[] {
-  const items = raw
-    .split(',')
-    .map((item) => item.trim().replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase())
-    .filter((item) => item !== '');
-  if (items.length === 0) {
-    throw new InvalidValueError(message('access.what.empty'), message('access.what.expected'));
-  }
-  for (const item of items) {
-    if (!isGrantTier(item) && !paths.includes(item)) {
-      throw new InvalidValueError(
-        message('access.what.unknown', { input: quoteInput(item) }),
-        message('access.what.expected'),
-      );
-    }
-  }
-  return [...new Set(items)];
-}
-
-/** Patterns separated by spaces or commas, each checked (patterns.ts), kept in canonical form. */
-export function parsePatterns(raw: string): string[] {
-  const items = raw.split(/[\s,]+/).filter((item) => item !== '');
-  if (items.length === 0)
-    throw new InvalidValueError(message('access.pattern.empty'), message('access.pattern.expected'));
-  return [...new Set(items.map((item) => parsePattern(item).text))];
 }
 
 /** `8h`, `30m`, `2d`, or a date and time (`2026-12-01T18:00Z`), in the future. */

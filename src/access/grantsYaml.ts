@@ -6,8 +6,7 @@ import { InvalidOptionError } from '../replies/UserError.js';
 import type { Grant, GrantSubject } from '../store/index.js';
 import { InvalidValueError } from '../validation/InvalidValueError.js';
 import { quoteInput } from '../validation/quote.js';
-import { isGrantTier } from './Grant.js';
-import { parsePattern } from './patterns.js';
+import { parsePatterns, parseWhat } from './grantInput.js';
 
 /** The largest file an import reads, and the most grants it may hold. */
 export const MAX_GRANTS_FILE_BYTES = 262_144;
@@ -124,25 +123,18 @@ export async function parseGrantsYaml(input: string, commandPaths: readonly stri
     if (entry.id !== undefined) seen.add(entry.id);
     const who = SUBJECT.exec(entry.who.trim());
     if (!who) throw fault('who', message('access.who.invalid', { input: quoteInput(entry.who) }));
-    const items = (value: string | string[], split: RegExp) =>
-      (Array.isArray(value) ? value : value.split(split)).map((v) => v.trim()).filter((v) => v !== '');
-    const what = [
-      ...new Set(items(entry.what, /,/).map((w) => w.replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase())),
-    ];
-    if (what.length === 0) throw fault('what', message('access.what.empty'));
-    for (const w of what)
-      if (!isGrantTier(w) && !commandPaths.includes(w))
-        throw fault('what', message('access.what.unknown', { input: quoteInput(w) }));
-    const patterns: string[] = [];
-    for (const p of items(entry.on, /[\s,]+/)) {
+    // Read as /access grant reads its options (a list is the options' comma-separated text).
+    const checked = <T>(field: string, read: () => T): T => {
       try {
-        patterns.push(parsePattern(p).text);
+        return read();
       } catch (error) {
-        if (error instanceof InvalidValueError) throw fault('on', error.problem);
+        if (error instanceof InvalidValueError) throw fault(field, error.problem);
         throw error;
       }
-    }
-    if (patterns.length === 0) throw fault('on', message('access.pattern.empty'));
+    };
+    const joined = (value: string | string[]) => (Array.isArray(value) ? value.join(',') : value);
+    const what = checked('what', () => parseWhat(joined(entry.what), commandPaths));
+    const patterns = checked('on', () => parsePatterns(joined(entry.on)));
     let until: string | null = null;
     if (entry.until !== undefined && entry.until !== null) {
       const date = entry.until instanceof Date ? entry.until : new Date(entry.until);
@@ -154,7 +146,7 @@ export async function parseGrantsYaml(input: string, commandPaths: readonly stri
       ...(entry.id === undefined ? {} : { id: entry.id }),
       subject: { kind: who[1] === 'role' ? 'role' : 'user', id: who[2] ?? '' },
       what,
-      patterns: [...new Set(patterns)],
+      patterns,
       until,
     };
   });
