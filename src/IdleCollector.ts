@@ -60,7 +60,6 @@ export class IdleCollector {
     this.#observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) this.#collected(entry);
     });
-    this.#observer.observe({ entryTypes: ['gc'] });
     this.#timer = setInterval(() => this.#look(), timing.lookEveryMs);
     this.#timer.unref();
   }
@@ -81,6 +80,8 @@ export class IdleCollector {
     this.#offered = { at: performance.now(), rss };
     this.#marking = false;
     this.logger.info({ rss }, 'collection offered while quiet');
+    // Collections are watched only from an offer to its collection: a burst's scavenges call nothing here.
+    this.#observer?.observe({ entryTypes: ['gc'] });
     createContext({});
   }
 
@@ -98,6 +99,7 @@ export class IdleCollector {
       return;
     const rssBefore = this.#offered.rss;
     this.#offered = undefined;
+    this.#observer?.disconnect();
     // What a collection could not give back stays the baseline: a process that keeps its memory is not
     // offered again and again.
     this.#baseline = process.memoryUsage.rss();
